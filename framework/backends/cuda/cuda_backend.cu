@@ -1,0 +1,602 @@
+// Native CUDA backend: storage, BLAS-1, reductions, stencil dispatch, halo pack/unpack, boundary
+// ghosts. Semantics follow the reference Kokkos backend (framework/backends/kokkos/kokkos_backend.cpp).
+#include "framework/backends/cuda/cuda_backend.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/register_cuda.hpp"
+
+namespace perksolve {
+
+using cuda_detail::kMaxPartials;
+using cuda_detail::StencilMode;
+using cuda_detail::StencilRequest;
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// Owned cell e (x fastest) -> linear index in the padded allocation.
+struct OwnedMap {
+  int nx, ny;
+  long sy, sz, origin;
+  __device__ __forceinline__ long operator()(long e) const {
+    const long row = e / nx;
+    const int i = static_cast<int>(e - row * nx);
+    const long k = row / ny;
+    const long j = row - k * ny;
+    return origin + i + j * sy + k * sz;
+  }
+};
+
+OwnedMap owned_map(const FieldLayout& l) {
+  return OwnedMap{l.n[0], l.n[1], l.stride_y(), l.stride_z(),
+                  l.ghost[0] + l.ghost[1] * l.stride_y() + l.ghost[2] * l.stride_z()};
+}
+
+__device__ __forceinline__ double nan_max(double a, double b) { return (b > a || b != b) ? b : a; }
+
+template <class Real>
+__global__ void fill_kernel(Real* p, long n, Real v) {
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
+    p[i] = v;
+}
+
+template <class Real>
+__global__ void axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    y[n] = a * x[n] + b * y[n];
+  }
+}
+
+// Block reduction of one double (sum or NaN-propagating max) written to out[blockIdx.x].
+template <bool MAX>
+__device__ __forceinline__ void block_reduce_store(double v, double* out) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const double other = __shfl_down_sync(0xffffffffu, v, o);
+    v = MAX ? nan_max(v, other) : v + other;
+  }
+  __shared__ double warp_vals[kThreads / 32];
+  if ((threadIdx.x & 31) == 0) warp_vals[threadIdx.x >> 5] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double s = warp_vals[0];
+    for (int w = 1; w < static_cast<int>(blockDim.x) / 32; ++w) s = MAX ? nan_max(s, warp_vals[w]) : s + warp_vals[w];
+    out[blockIdx.x] = s;
+  }
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kThreads) dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, long total,
+                                                       OwnedMap m, double* partials) {
+  double acc = 0.0;
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    acc += static_cast<double>(x[n]) * static_cast<double>(y[n]);
+  }
+  block_reduce_store<false>(acc, partials);
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kThreads) maxabs_kernel(const Real* __restrict__ x, long total, OwnedMap m, double* partials) {
+  double acc = 0.0;
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x)
+    acc = nan_max(acc, fabs(static_cast<double>(x[m(e)])));
+  block_reduce_store<true>(acc, partials);
+}
+
+// Second stage: one block sums (or maxes) the partials in a fixed order.
+template <bool MAX>
+__global__ void __launch_bounds__(kThreads) finish_kernel(const double* partials, int count, double* result) {
+  double acc = 0.0;
+  for (int i = threadIdx.x; i < count; i += blockDim.x) acc = MAX ? nan_max(acc, partials[i]) : acc + partials[i];
+  block_reduce_store<MAX>(acc, result);
+}
+
+// ---- pack / unpack: all boxes in one launch ---------------------------------------------------------
+constexpr int kBoxesPerLaunch = 32;
+struct BoxBatch {
+  int count;
+  long base[kBoxesPerLaunch + 1];  // prefix positions in the packed buffer (relative to batch start)
+  int begin[kBoxesPerLaunch][3];
+  int extent[kBoxesPerLaunch][2];  // nx, ny of the box
+};
+
+template <class Real, bool PACK>
+__global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, const BoxBatch bb, FieldLayout l) {
+  const long total = bb.base[bb.count];
+  const long sy = l.stride_y(), sz = l.stride_z();
+  for (long p = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; p < total; p += static_cast<long>(gridDim.x) * blockDim.x) {
+    int b = 0;
+    while (p >= bb.base[b + 1]) ++b;
+    const long q = p - bb.base[b];
+    const int nx = bb.extent[b][0], ny = bb.extent[b][1];
+    const long row = q / nx;
+    const int i = static_cast<int>(q - row * nx) + bb.begin[b][0];
+    const long kk = row / ny;
+    const int j = static_cast<int>(row - kk * ny) + bb.begin[b][1];
+    const int k = static_cast<int>(kk) + bb.begin[b][2];
+    const long n = (i + l.ghost[0]) + (j + l.ghost[1]) * sy + (k + l.ghost[2]) * sz;
+    if constexpr (PACK) buf[p] = field[n];
+    else field[n] = buf[p];
+  }
+}
+
+// ---- boundary ghosts (same formulas as the Kokkos backend) -----------------------------------------
+template <class Real>
+__global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, int a, bool low, bool dirichlet, bool vertex,
+                                Real v, Real h, int lo0, int lo1, int lo2, int e0, int e1, int e2) {
+  const long total = static_cast<long>(e0) * e1 * e2;
+  const long sy = l.stride_y(), sz = l.stride_z();
+  const int n = l.n[a];
+  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long row = t / e0;
+    int idx[3];
+    idx[0] = static_cast<int>(t - row * e0) + lo0;
+    idx[1] = static_cast<int>(row % e1) + lo1;
+    idx[2] = static_cast<int>(row / e1) + lo2;
+    const int d = idx[a];
+    int ghost_i, mirror_i;
+    Real value;
+    auto at = [&](const int* ix) { return (ix[0] + l.ghost[0]) + (ix[1] + l.ghost[1]) * sy + (ix[2] + l.ghost[2]) * sz; };
+    if (vertex && dirichlet) {
+      ghost_i = low ? -1 - d : n + d;
+      mirror_i = low ? -1 + d : n - d;
+      idx[a] = mirror_i;
+      value = d == 0 ? v : Real(2) * v - f[at(idx)];
+    } else if (vertex) {
+      ghost_i = low ? -1 - d : n + d;
+      mirror_i = low ? 1 + d : n - 2 - d;
+      idx[a] = mirror_i;
+      value = f[at(idx)] + Real(2 * (d + 1)) * h * v;
+    } else {
+      ghost_i = low ? -1 - d : n + d;
+      mirror_i = low ? d : n - 1 - d;
+      idx[a] = mirror_i;
+      const Real m = f[at(idx)];
+      value = dirichlet ? Real(2) * v - m : m + Real(2 * d + 1) * h * v;
+    }
+    idx[a] = ghost_i;
+    f[at(idx)] = value;
+  }
+}
+
+template <class Real>
+const CudaField<Real>& as_cuda(const Field<Real>& f) {
+  if (f.backend_name() != "cuda")
+    throw std::logic_error("cuda backend was handed a field of backend '" + std::string(f.backend_name()) + "'");
+  return static_cast<const CudaField<Real>&>(f);
+}
+template <class Real>
+CudaField<Real>& as_cuda(Field<Real>& f) {
+  return const_cast<CudaField<Real>&>(as_cuda(static_cast<const Field<Real>&>(f)));
+}
+
+void require_same_layout(const FieldLayout& a, const FieldLayout& b, const char* op) {
+  if (!(a == b)) throw std::logic_error(std::string("cuda backend: fields of different layouts passed to ") + op);
+}
+
+void check_reach(const Stencil& s, const FieldLayout& l) {
+  for (const Offset& o : s.offsets) {
+    const int d[3] = {o.dx, o.dy, o.dz};
+    for (int a = 0; a < 3; ++a)
+      if (std::abs(d[a]) > l.ghost[a])
+        throw std::logic_error("stencil '" + s.name + "' reaches " + std::to_string(std::abs(d[a])) +
+                               " cells along axis " + std::to_string(a) + " but the field has ghost width " +
+                               std::to_string(l.ghost[a]));
+  }
+}
+
+// c(dx,dy,dz) == c(|dx|,|dy|,|dz|) for every offset (exactly): the CSE kernel gives the same operator.
+bool mirror_symmetric(const Stencil& s) {
+  if (static_cast<int>(s.coeffs.size()) != s.size()) return false;
+  for (int p = 0; p < s.size(); ++p) {
+    const Offset o = s.offsets[p];
+    const Offset m{std::abs(o.dx), std::abs(o.dy), std::abs(o.dz)};
+    bool found = false;
+    for (int q = 0; q < s.size(); ++q)
+      if (s.offsets[q] == m) {
+        if (s.coeffs[q] != s.coeffs[p]) return false;
+        found = true;
+        break;
+      }
+    if (!found) return false;
+  }
+  return true;
+}
+
+// The shape's canonical offsets must be the stencil's (the templated kernels index coefficients by them).
+bool canonical_offsets(const Stencil& s) {
+  if (s.size() != shape_point_count(s.shape) || static_cast<int>(s.coeffs.size()) != s.size()) return false;
+  for (int p = 0; p < s.size(); ++p)
+    if (!(s.offsets[p] == shape_offset(s.shape, p))) return false;
+  return true;
+}
+
+int grid_for(long n, int sm_count) {
+  const long want = (n + kThreads - 1) / kThreads;
+  return static_cast<int>(std::max(1L, std::min<long>(want, 32L * sm_count)));
+}
+
+int local_rank(MPI_Comm comm) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return 0;
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
+}  // namespace
+
+// ---- CudaField -----------------------------------------------------------------------------------
+template <class Real>
+CudaField<Real>::CudaField(const FieldLayout& layout) : Field<Real>(layout) {
+  const std::size_t bytes = static_cast<std::size_t>(std::max(1L, layout.size())) * sizeof(Real);
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes));
+}
+
+template <class Real>
+CudaField<Real>::~CudaField() {
+  if (data_) cudaFree(data_);
+}
+
+// ---- CudaBackend ---------------------------------------------------------------------------------
+template <class Real>
+CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count <= 0) {
+    const std::string why = e != cudaSuccess ? std::string("cudaGetDeviceCount: ") + cudaGetErrorName(e) + ": " +
+                                                   cudaGetErrorString(e)
+                                             : std::string("cudaGetDeviceCount returned 0 devices");
+    cudaGetLastError();  // clear the sticky-free error state
+    throw BackendUnavailable("backend 'cuda': no CUDA device found (" + why + ")");
+  }
+  device_ = local_rank(comm) % count;
+  PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_));
+  cudaStream_t s = nullptr;
+  PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  stream_ = s;
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), sizeof(double)));
+}
+
+template <class Real>
+CudaBackend<Real>::~CudaBackend() {
+  if (stream_) cudaStreamSynchronize(stream_);
+  if (partials_) cudaFree(partials_);
+  if (result_dev_) cudaFree(result_dev_);
+  if (result_host_) cudaFreeHost(result_host_);
+  if (staging_host_) cudaFreeHost(staging_host_);
+  if (scratch_dev_) cudaFree(scratch_dev_);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+template <class Real>
+std::string CudaBackend<Real>::device_name() const {
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, device_) != cudaSuccess) return "unknown";
+  return p.name;
+}
+
+template <class Real>
+void CudaBackend<Real>::fence() {
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class Real>
+FieldPtr<Real> CudaBackend<Real>::create_field(const FieldLayout& layout) {
+  PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
+  return std::make_unique<CudaField<Real>>(layout);
+}
+
+template <class Real>
+HostBuffer<Real> CudaBackend<Real>::create_host_buffer(long size) {
+  Real* p = nullptr;
+  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p), static_cast<std::size_t>(std::max(1L, size)) * sizeof(Real)));
+  return HostBuffer<Real>{std::shared_ptr<Real[]>(p, [](Real* q) { cudaFreeHost(q); }), size};
+}
+
+template <class Real>
+void CudaBackend<Real>::upload(Field<Real>& f, std::span<const Real> host) {
+  if (static_cast<long>(host.size()) != f.layout().size()) throw std::logic_error("upload: host size mismatch");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(as_cuda(f).data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::download(const Field<Real>& f, std::span<Real> host) {
+  if (static_cast<long>(host.size()) != f.layout().size()) throw std::logic_error("download: host size mismatch");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(host.data(), as_cuda(f).data(), host.size_bytes(), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::fill(Field<Real>& f, Real value) {
+  const long n = f.layout().size();
+  if (n <= 0) return;
+  fill_kernel<Real><<<grid_for(n, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), n, value);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("fill_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::copy(const Field<Real>& src, Field<Real>& dst) {
+  require_same_layout(src.layout(), dst.layout(), "copy");
+  if (&src == &dst) return;
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(as_cuda(dst).data(), as_cuda(src).data(),
+                                       static_cast<std::size_t>(src.layout().size()) * sizeof(Real),
+                                       cudaMemcpyDeviceToDevice, stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) {
+  require_same_layout(x.layout(), y.layout(), "axpby");
+  const long total = x.layout().owned_size();
+  if (total <= 0) return;
+  axpby_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
+                                                                          total, owned_map(x.layout()));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel");
+}
+
+template <class Real>
+double CudaBackend<Real>::finish_partials(int count) {
+  if (count <= 0) {
+    *result_host_ = 0.0;
+  } else {
+    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, count, result_dev_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  }
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return *result_host_;
+}
+
+template <class Real>
+double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
+  require_same_layout(x.layout(), y.layout(), "dot");
+  const long total = x.layout().owned_size();
+  int blocks = 0;
+  if (total > 0) {
+    blocks = std::min(grid_for(total, sm_count_), kMaxPartials);
+    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), total, owned_map(x.layout()),
+                                                      partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("dot_kernel");
+  }
+  return this->allreduce_sum(finish_partials(blocks));
+}
+
+template <class Real>
+double CudaBackend<Real>::norm2(const Field<Real>& x) {
+  return std::sqrt(dot(x, x));
+}
+
+template <class Real>
+double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
+  const long total = x.layout().owned_size();
+  double local = 0.0;
+  if (total > 0) {
+    const int blocks = std::min(grid_for(total, sm_count_), kMaxPartials);
+    maxabs_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), total, owned_map(x.layout()), partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("maxabs_kernel");
+    finish_kernel<true><<<1, kThreads, 0, stream_>>>(partials_, blocks, result_dev_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, sizeof(double), cudaMemcpyDeviceToHost, stream_));
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    local = *result_host_;
+  }
+  return this->allreduce_max(local);
+}
+
+template <class Real>
+double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
+                                      Field<Real>& out) {
+  const FieldLayout& l = x.layout();
+  check_reach(A, l);
+  StencilRequest<Real> r;
+  r.stencil = &A;
+  r.layout = l;
+  r.x = as_cuda(x).data();
+  r.b = b ? as_cuda(*b).data() : nullptr;
+  r.out = as_cuda(out).data();
+  r.scale = scale;
+  r.partials = partials_;
+  r.sm_count = sm_count_;
+  r.stream = stream_;
+  const StencilMode m = mode == Mode::apply ? StencilMode::apply
+                        : mode == Mode::residual ? StencilMode::residual
+                                                 : StencilMode::jacobi;
+  int n = -1;
+  if (!force_generic_ && canonical_offsets(A) && l.owned_size() > 0) {
+    if (A.shape.dim == 3) {
+      r.symmetric = mirror_symmetric(A);
+      bool sym = false;
+      n = cuda_detail::launch_templated_stencil_3d<Real>(r, m, &sym);
+      if (n >= 0) last_path_ = sym ? CudaStencilPath::templated_symmetric : CudaStencilPath::templated;
+    } else if (A.shape.dim == 2) {
+      n = cuda_detail::launch_templated_stencil_2d<Real>(r, m);
+      if (n >= 0) last_path_ = CudaStencilPath::templated;
+    }
+  }
+  if (n < 0) {
+    n = cuda_detail::launch_generic_stencil<Real>(r, m);
+    last_path_ = CudaStencilPath::generic;
+  }
+  if (mode != Mode::jacobi) return 0.0;
+  return this->allreduce_sum(finish_partials(n));
+}
+
+template <class Real>
+void CudaBackend<Real>::apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) {
+  require_same_layout(in.layout(), out.layout(), "apply_stencil");
+  run_stencil(Mode::apply, s, Real(0), nullptr, in, out);
+}
+
+template <class Real>
+void CudaBackend<Real>::residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) {
+  require_same_layout(b.layout(), x.layout(), "residual");
+  require_same_layout(x.layout(), r.layout(), "residual");
+  run_stencil(Mode::residual, A, Real(0), &b, x, r);
+}
+
+template <class Real>
+double CudaBackend<Real>::jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                                       Field<Real>& x_new) {
+  require_same_layout(b.layout(), x.layout(), "jacobi_sweep");
+  require_same_layout(x.layout(), x_new.layout(), "jacobi_sweep");
+  const Real scale = omega / static_cast<Real>(A.center_coeff());
+  return run_stencil(Mode::jacobi, A, scale, &b, x, x_new);
+}
+
+template <class Real>
+void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
+  if (bytes <= staging_bytes_) return;
+  if (staging_host_) {
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    cudaFreeHost(staging_host_);
+    staging_host_ = nullptr;
+  }
+  PERKSOLVE_CUDA_CHECK(cudaMallocHost(&staging_host_, bytes));
+  staging_bytes_ = bytes;
+}
+
+template <class Real>
+void CudaBackend<Real>::ensure_device_scratch(std::size_t bytes) {
+  if (bytes <= scratch_bytes_) return;
+  if (scratch_dev_) {
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    cudaFree(scratch_dev_);
+    scratch_dev_ = nullptr;
+  }
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(&scratch_dev_, bytes));
+  scratch_bytes_ = bytes;
+}
+
+namespace {
+bool is_pinned(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+template <class Real, bool PACK>
+void launch_pack(Real* field, Real* buf, std::span<const IndexBox> boxes, const FieldLayout& l, int sm_count,
+                 cudaStream_t s) {
+  long done = 0;
+  for (std::size_t first = 0; first < boxes.size(); first += kBoxesPerLaunch) {
+    BoxBatch bb{};
+    bb.count = 0;
+    long pos = 0;
+    for (std::size_t i = first; i < boxes.size() && i < first + kBoxesPerLaunch; ++i) {
+      const IndexBox& b = boxes[i];
+      bb.base[bb.count] = pos;
+      for (int a = 0; a < 3; ++a) bb.begin[bb.count][a] = b.begin[a];
+      bb.extent[bb.count][0] = std::max(1, b.end[0] - b.begin[0]);
+      bb.extent[bb.count][1] = std::max(1, b.end[1] - b.begin[1]);
+      pos += b.count();
+      ++bb.count;
+    }
+    bb.base[bb.count] = pos;
+    if (pos > 0) {
+      pack_kernel<Real, PACK><<<grid_for(pos, sm_count), kThreads, 0, s>>>(field, buf + done, bb, l);
+      PERKSOLVE_CUDA_CHECK_LAUNCH("pack_kernel");
+    }
+    done += pos;
+  }
+}
+}  // namespace
+
+template <class Real>
+void CudaBackend<Real>::pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) {
+  long total = 0;
+  for (const IndexBox& b : boxes) total += b.count();
+  if (total == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(total) * sizeof(Real);
+  ensure_device_scratch(bytes);
+  Real* dbuf = static_cast<Real*>(scratch_dev_);
+  launch_pack<Real, true>(const_cast<Real*>(as_cuda(f).data()), dbuf, boxes, f.layout(), sm_count_, stream_);
+  if (is_pinned(host)) {
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(host, dbuf, bytes, cudaMemcpyDeviceToHost, stream_));
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  } else {
+    ensure_staging(bytes);
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(staging_host_, dbuf, bytes, cudaMemcpyDeviceToHost, stream_));
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::memcpy(host, staging_host_, bytes);
+  }
+}
+
+template <class Real>
+void CudaBackend<Real>::unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) {
+  long total = 0;
+  for (const IndexBox& b : boxes) total += b.count();
+  if (total == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(total) * sizeof(Real);
+  ensure_device_scratch(bytes);
+  Real* dbuf = static_cast<Real*>(scratch_dev_);
+  const void* src = host;
+  if (!is_pinned(host)) {
+    ensure_staging(bytes);
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // staging no longer in use by a previous copy
+    std::memcpy(staging_host_, host, bytes);
+    src = staging_host_;
+  }
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(dbuf, src, bytes, cudaMemcpyHostToDevice, stream_));
+  launch_pack<Real, false>(as_cuda(f).data(), dbuf, boxes, f.layout(), sm_count_, stream_);
+  // The caller may reuse its host buffer (e.g. the next MPI receive) as soon as we return.
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) {
+  const FieldLayout l = f.layout();
+  const int a = face.axis;
+  const int g = l.ghost[a];
+  if (g == 0 || face.bc.type == BoundaryType::periodic) return;
+  const bool low = face.side == 0;
+  const bool dirichlet = face.bc.type == BoundaryType::dirichlet;
+  const bool vertex = face.centering == Centering::vertex;
+  const Real v = homogeneous ? Real(0) : static_cast<Real>(face.bc.value);
+  const Real h = static_cast<Real>(face.spacing);
+  int lo[3] = {-l.ghost[0], -l.ghost[1], -l.ghost[2]};
+  int hi[3] = {l.n[0] + l.ghost[0], l.n[1] + l.ghost[1], l.n[2] + l.ghost[2]};
+  lo[a] = 0;
+  hi[a] = g;
+  const int e0 = hi[0] - lo[0], e1 = hi[1] - lo[1], e2 = hi[2] - lo[2];
+  const long total = static_cast<long>(e0) * e1 * e2;
+  if (total <= 0) return;
+  boundary_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, a, low, dirichlet,
+                                                                             vertex, v, h, lo[0], lo[1], lo[2], e0, e1, e2);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_kernel");
+}
+
+template class CudaField<float>;
+template class CudaField<double>;
+template class CudaBackend<float>;
+template class CudaBackend<double>;
+
+namespace {
+template <class Real>
+std::unique_ptr<Backend<Real>> make_cuda(MPI_Comm comm) {
+  return std::make_unique<CudaBackend<Real>>(comm);
+}
+}  // namespace
+
+void register_cuda_backend() { register_backend("cuda", &make_cuda<float>, &make_cuda<double>); }
+
+}  // namespace perksolve

@@ -1,0 +1,96 @@
+// The native CUDA backend: device fields (cudaMalloc, no managed memory) and every Backend op as
+// CUDA kernels. This header is plain C++ (no CUDA headers), so host code compiled by the C++
+// compiler (tests, the app) can use the types; the implementation lives in the .cu files beside it.
+//
+// Stencils: a runtime Stencil is matched against the shapes compiled in (the 13 PERKS shapes, which
+// include the Laplacian shapes) and runs a kernel templated on its ShapeSpec (the two-load
+// z/y-streaming kernel of stencil_kernels.cuh); any other shape runs a generic kernel that loops over
+// the offsets held in constant memory. docs/perf/two-load-stencils.md describes the kernels.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "framework/backend/backend.hpp"
+
+struct CUstream_st;  // cudaStream_t without including cuda_runtime.h
+
+namespace perksolve {
+
+template <class Real>
+class CudaField final : public Field<Real> {
+ public:
+  explicit CudaField(const FieldLayout& layout);
+  ~CudaField() override;
+  Real* data() override { return data_; }
+  const Real* data() const override { return data_; }
+  std::string_view backend_name() const override { return "cuda"; }
+
+ private:
+  Real* data_ = nullptr;
+};
+
+// Which stencil kernel the last stencil op ran (for tests and benchmarks).
+enum class CudaStencilPath { none, templated, templated_symmetric, generic };
+
+template <class Real>
+class CudaBackend final : public Backend<Real> {
+ public:
+  // Throws BackendUnavailable when no CUDA device is usable. Selects device (local rank % devices).
+  explicit CudaBackend(MPI_Comm comm);
+  ~CudaBackend() override;
+  std::string_view name() const override { return "cuda"; }
+
+  FieldPtr<Real> create_field(const FieldLayout& layout) override;
+  HostBuffer<Real> create_host_buffer(long size) override;
+  void upload(Field<Real>& f, std::span<const Real> host) override;
+  void download(const Field<Real>& f, std::span<Real> host) override;
+
+  void fill(Field<Real>& f, Real value) override;
+  void copy(const Field<Real>& src, Field<Real>& dst) override;
+  void axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) override;
+  double dot(const Field<Real>& x, const Field<Real>& y) override;
+  double norm2(const Field<Real>& x) override;
+  double norm_inf(const Field<Real>& x) override;
+
+  void apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) override;
+  void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) override;
+  double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                      Field<Real>& x_new) override;
+
+  void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
+  void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
+  void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
+  void fence() override;
+
+  // ---- CUDA specifics --------------------------------------------------------------------------
+  CUstream_st* stream() const { return stream_; }
+  int device() const { return device_; }
+  std::string device_name() const;
+  CudaStencilPath last_stencil_path() const { return last_path_; }
+  // Force the generic (constant-memory) stencil kernel even for compiled shapes (tests, benchmarks).
+  void set_force_generic_stencil(bool on) { force_generic_ = on; }
+
+ private:
+  enum class Mode { apply, residual, jacobi };
+  double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
+                     Field<Real>& out);
+  double finish_partials(int count);  // sums device partials[0..count) in a fixed order
+  void ensure_staging(std::size_t bytes);
+  void ensure_device_scratch(std::size_t bytes);
+
+  CUstream_st* stream_ = nullptr;
+  int device_ = 0;
+  int sm_count_ = 1;
+  double* partials_ = nullptr;  // device, kMaxPartials doubles
+  double* result_dev_ = nullptr;
+  double* result_host_ = nullptr;  // pinned
+  void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
+  std::size_t staging_bytes_ = 0;
+  void* scratch_dev_ = nullptr;  // device pack/unpack buffer
+  std::size_t scratch_bytes_ = 0;
+  CudaStencilPath last_path_ = CudaStencilPath::none;
+  bool force_generic_ = false;
+};
+
+}  // namespace perksolve

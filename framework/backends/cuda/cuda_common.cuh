@@ -1,0 +1,52 @@
+// Internal helpers of the CUDA backend (error checks, the stencil launch request shared between the
+// backend TU and the per-precision kernel TUs). Not installed; include only from .cu files.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "framework/field/field_layout.hpp"
+#include "framework/stencil/stencil.hpp"
+
+namespace perksolve::cuda_detail {
+
+inline void check(cudaError_t e, const char* what, const char* file, int line) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
+                             "): " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+}
+
+#define PERKSOLVE_CUDA_CHECK(expr) ::perksolve::cuda_detail::check((expr), #expr, __FILE__, __LINE__)
+#define PERKSOLVE_CUDA_CHECK_LAUNCH(name) ::perksolve::cuda_detail::check(cudaGetLastError(), name, __FILE__, __LINE__)
+
+// Per-block partial sums of a fused reduction never exceed this many blocks.
+constexpr int kMaxPartials = 1 << 16;
+
+enum class StencilMode : int { apply = 0, residual = 1, jacobi = 2 };
+
+template <class Real>
+struct StencilRequest {
+  const Stencil* stencil = nullptr;
+  FieldLayout layout;
+  const Real* x = nullptr;  // allocation base (element index(-g,-g,-g))
+  const Real* b = nullptr;  // residual / jacobi
+  Real* out = nullptr;
+  Real scale = 0;           // jacobi: omega / centre
+  double* partials = nullptr;
+  int sm_count = 1;
+  cudaStream_t stream = nullptr;
+  bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)
+};
+
+// Launchers implemented in the per-(dim, precision) translation units. They return the number of
+// per-block partial sums written (jacobi) or 0, and -1 when the shape is not compiled in.
+template <class Real>
+int launch_templated_stencil_3d(const StencilRequest<Real>& r, StencilMode mode, bool* used_symmetric);
+template <class Real>
+int launch_templated_stencil_2d(const StencilRequest<Real>& r, StencilMode mode);
+template <class Real>
+int launch_generic_stencil(const StencilRequest<Real>& r, StencilMode mode);
+
+}  // namespace perksolve::cuda_detail

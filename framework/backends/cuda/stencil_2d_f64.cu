@@ -1,0 +1,11 @@
+// Templated 2D stencil kernels, double: instantiation and launch (see stencil_kernels.cuh).
+#include "framework/backends/cuda/stencil_dispatch.cuh"
+
+namespace perksolve::cuda_detail {
+
+template <>
+int launch_templated_stencil_2d<double>(const StencilRequest<double>& r, StencilMode mode) {
+  return dispatch_shapes<double, PERKSOLVE_CUDA_SHAPES_2D>(r, mode);
+}
+
+}  // namespace perksolve::cuda_detail

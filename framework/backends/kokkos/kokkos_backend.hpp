@@ -1,0 +1,60 @@
+// The portable backend: Kokkos on its default execution space (Serial with Debian's packages,
+// OpenMP/CUDA/HIP with an upstream Kokkos). It is the reference every other backend is checked against.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "framework/backend/backend.hpp"
+
+namespace perksolve {
+
+using KokkosExec = Kokkos::DefaultExecutionSpace;
+using KokkosMem = KokkosExec::memory_space;
+
+template <class Real>
+class KokkosField final : public Field<Real> {
+ public:
+  explicit KokkosField(const FieldLayout& layout)
+      : Field<Real>(layout), view_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "perksolve_field"), layout.size()) {}
+  Real* data() override { return view_.data(); }
+  const Real* data() const override { return view_.data(); }
+  std::string_view backend_name() const override { return "kokkos"; }
+  Kokkos::View<Real*, KokkosMem> view() const { return view_; }
+
+ private:
+  Kokkos::View<Real*, KokkosMem> view_;
+};
+
+template <class Real>
+class KokkosBackend final : public Backend<Real> {
+ public:
+  explicit KokkosBackend(MPI_Comm comm) : Backend<Real>(comm) {}
+  std::string_view name() const override { return "kokkos"; }
+
+  FieldPtr<Real> create_field(const FieldLayout& layout) override;
+  HostBuffer<Real> create_host_buffer(long size) override;
+  void upload(Field<Real>& f, std::span<const Real> host) override;
+  void download(const Field<Real>& f, std::span<Real> host) override;
+
+  void fill(Field<Real>& f, Real value) override;
+  void copy(const Field<Real>& src, Field<Real>& dst) override;
+  void axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) override;
+  double dot(const Field<Real>& x, const Field<Real>& y) override;
+  double norm2(const Field<Real>& x) override;
+  double norm_inf(const Field<Real>& x) override;
+
+  void apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) override;
+  void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) override;
+  double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                      Field<Real>& x_new) override;
+
+  void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
+  void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
+  void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
+  void fence() override { Kokkos::fence(); }
+};
+
+// Registers "kokkos" with the backend factory (called once by the framework).
+void register_kokkos_backend();
+
+}  // namespace perksolve

@@ -1,0 +1,59 @@
+// Named wall-clock timers with a traffic model, printed as the final timer table:
+// calls, total and per-call time, cells/s, bytes moved per cell and the resulting GB/s.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perksolve {
+
+class Timers {
+ public:
+  struct Entry {
+    long calls = 0;
+    double seconds = 0.0;
+    double cells = 0.0;  // cells processed (sum over calls)
+    double bytes = 0.0;  // bytes moved by the model (sum over calls)
+  };
+
+  // Adds one measured interval. `cells` and `bytes` describe the work of this rank.
+  void add(const std::string& name, double seconds, double cells = 0.0, double bytes = 0.0);
+  const std::map<std::string, Entry>& entries() const { return entries_; }
+  // Reduces over ranks (max time, summed cells/bytes) and prints the table on rank 0.
+  std::string table(MPI_Comm comm, const std::string& title) const;
+
+  class Scope {
+   public:
+    Scope(Timers& t, std::string name, double cells = 0.0, double bytes = 0.0)
+        : t_(t), name_(std::move(name)), cells_(cells), bytes_(bytes), start_(std::chrono::steady_clock::now()) {}
+    ~Scope() {
+      t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(), cells_, bytes_);
+    }
+
+   private:
+    Timers& t_;
+    std::string name_;
+    double cells_, bytes_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+ private:
+  std::map<std::string, Entry> entries_;
+  std::vector<std::string> order_;
+};
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  void reset() { start_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace perksolve
