@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,14 @@
 namespace perksolve::config {
 
 namespace {
+
+// CLI11's generated usage line cannot express "DECK [dotted.key=value ...]"; write our own.
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App*, std::string) const override {
+    return "Usage: perksolve DECK [dotted.key=value ...] [OPTIONS] [-- kokkos-args ...]\n";
+  }
+};
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -34,21 +43,20 @@ std::optional<CommandLine> parse_command_line(int argc, char** argv) {
   }
 
   CLI::App app{"perksolve: iterative PDE solvers on structured grids.\n"
-               "Usage: perksolve DECK [dotted.key=value ...] [OPTIONS] [-- kokkos-args ...]\n"
                "Settings come from the TOML deck; dotted.key=value arguments override it.",
                "perksolve"};
+  app.formatter(std::make_shared<Formatter>());
   app.footer(
       "Examples:\n"
       "  perksolve inputs/poisson.toml solver.stop.rtol=1e-10 grid.extents=[64,64,64]\n"
       "  perksolve inputs/poisson.toml --dry-run\n"
       "  perksolve --describe solver.stop\n"
       "  perksolve --list problems\n"
-      "  perksolve inputs/poisson.toml -- --kokkos-num-threads=4");
+      "  perksolve inputs/poisson.toml -- --kokkos-num-threads=4\n");
 
   std::vector<std::string> positionals;
-  app.add_option("deck_and_overrides", positionals,
-                 "DECK: the TOML input deck, then any number of dotted.key=value overrides")
-      ->option_text("DECK [dotted.key=value ...]");
+  app.add_option("DECK", positionals, "The TOML input deck, then any number of dotted.key=value overrides")
+      ->option_text("[dotted.key=value ...]");
   app.add_flag("--dry-run", cl.dry_run, "Read and check the deck, print the resolved deck and exit");
   app.add_option("--describe", cl.describe_table, "Describe the keys of a deck table (e.g. grid, solver.stop)")
       ->option_text("TABLE");
@@ -58,6 +66,7 @@ std::optional<CommandLine> parse_command_line(int argc, char** argv) {
   app.add_option("--restart", cl.restart_file, "Restart from a checkpoint file")->option_text("FILE");
   app.add_option("--plugin", cl.plugins, "Load a plug-in shared library before reading the deck (repeatable)")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->option_text("LIB");
   app.add_flag("--version", cl.show_version, "Print the version and build configuration and exit");

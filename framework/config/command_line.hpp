@@ -1,6 +1,9 @@
 // The perksolve command line (CLI11):
-//   perksolve DECK [dotted.key=value ...] [--dry-run] [--describe TABLE] [--list problems|solvers]
-//             [--restart FILE] [--plugin LIB.so ...] [-- kokkos-args...]
+//   perksolve DECK [dotted.key=value ...] [--dry-run] [--describe TABLE]
+//             [--list problems|solvers|backends|stencils] [--restart FILE] [--plugin LIB.so ...]
+//             [--version] [-- kokkos-args...]
+// The first positional argument is the deck; later ones must be dotted.key=value overrides.
+// --plugin takes one library per occurrence (repeat it). --describe, --list and --version need no deck.
 #pragma once
 
 #include <optional>
@@ -21,8 +24,9 @@ struct CommandLine {
   bool show_version = false;
 };
 
-// Parses argv. Returns std::nullopt after printing help/version (exit 0). Throws
-// std::invalid_argument with a clear message on bad usage (the caller exits with 1).
+// Parses argv. Returns std::nullopt after printing --help (exit 0). --version only sets show_version
+// (the caller prints the version and build information). Throws std::invalid_argument with a clear
+// message on bad usage (the caller prints it and exits with 1).
 std::optional<CommandLine> parse_command_line(int argc, char** argv);
 
 }  // namespace perksolve::config

@@ -145,6 +145,11 @@ DeckError Deck::error_at(const std::string& key, const std::string& message) con
     const SourceLocation& loc = where(key);
     const std::string shown = "'" + key + "' = " + format_value(value->second);
     if (loc.kind == SourceLocation::Kind::default_value) {
+      // Point at the table when it was written in the deck (or created by an override).
+      const auto table = tables_.find(table_of(key));
+      if (table != tables_.end() && table->second.kind != SourceLocation::Kind::default_value) {
+        return DeckError(table->second.describe() + ": error: " + shown + " (default): " + message);
+      }
       return DeckError(file + ": error: " + shown + " (default): " + message);
     }
     return DeckError(loc.describe() + ": error: " + shown + ": " + message);

@@ -7,7 +7,9 @@
 // errors of command-line overrides in command-line order, then missing tables.
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -239,6 +241,21 @@ class Loader {
     return out;
   }
 
+  // Of keys_named(), the one `value` fits best: a string value picks the table whose key allows it
+  // (type = "jacobi" written outside [solver] -> solver.type).
+  std::string best_home(const std::string& name, const std::string& except_table, const toml::node& value) const {
+    const auto homes = keys_named(name, except_table);
+    if (homes.empty()) return "";
+    if (value.is_string()) {
+      const std::string v = value.as_string()->get();
+      for (const auto& home : homes) {
+        const auto spec = any_spec(parent_of(home), name);
+        if (spec && std::find(spec->allowed.begin(), spec->allowed.end(), v) != spec->allowed.end()) return home;
+      }
+    }
+    return homes.front();
+  }
+
   // The value a condition refers to, as text (strings unquoted), from the merged tree or the default.
   std::optional<std::string> condition_value(const std::string& key) const {
     const toml::node* n = root_->at_path(key).node();
@@ -319,9 +336,20 @@ class Loader {
     } catch (const toml::parse_error&) {
     }
     const bool want_string = spec && spec->type == ValueType::string;
+    if (!parsed && spec && spec->type == ValueType::real) {
+      // Also accept what strtod reads and TOML does not (.5, 5.).
+      char* end = nullptr;
+      const double x = std::strtod(raw.c_str(), &end);
+      if (!raw.empty() && end == raw.c_str() + raw.size() && std::isfinite(x)) {
+        parsed = toml::table{};
+        parsed->insert("v", x);
+      }
+    }
     const bool use_raw = want_string ? !(parsed && parsed->get("v")->is_string()) : !parsed;
     if (use_raw && spec && !want_string) {
-      error(loc, "invalid value '" + raw + "' for '" + key + "': expected " + to_string(spec->type));
+      std::string msg = "invalid value '" + raw + "' for '" + key + "': expected " + to_string(spec->type);
+      if (spec->type == ValueType::string_array) msg += " (quote each string: [\"a\", \"b\"])";
+      error(loc, msg);
       return;
     }
 
@@ -365,9 +393,9 @@ class Loader {
         present_.insert(name);  // reported; not "missing" too
         continue;
       }
-      const auto elsewhere = keys_named(name, "");
-      if (!elsewhere.empty()) {
-        error(loc, "key '" + name + "' is outside of any table" + hint_text(elsewhere.front()));
+      const std::string home = best_home(name, "", node);
+      if (!home.empty()) {
+        error(loc, "key '" + name + "' is outside of any table" + hint_text(home));
       } else {
         std::vector<std::string> top = child_tables("");
         error(loc, "unknown key '" + name + "' outside of any table; keys belong in one of the tables: " +
@@ -396,7 +424,11 @@ class Loader {
     } else {
       msg += "; sub-tables of [" + parent + "]: " + join(siblings);
     }
-    const std::string suggestion = did_you_mean(path, registry_.table_paths());
+    std::vector<std::string> candidates;  // every table but the enclosing ones
+    for (const auto& t : registry_.table_paths()) {
+      if (path.compare(0, t.size() + 1, t + ".") != 0) candidates.push_back(t);
+    }
+    const std::string suggestion = did_you_mean(path, candidates);
     // A misspelt required table is reported once, here, not also as missing.
     if (!suggestion.empty()) suggested_.insert(suggestion);
     error(loc, msg + hint_text(suggestion));
@@ -476,6 +508,12 @@ class Loader {
       const std::string key = dotted(path, name);
       if (schema->has_variants && name == "type") continue;  // handled above
       if (const KeySpec* spec = find_spec(name)) {
+        if (node.is_table() && !node.as_table()->is_inline()) {  // [grid.extents]
+          error(loc_for(key, node.source()),
+                "'" + key + "' is a key, not a table: write " + name + " = ... inside [" + path + "]");
+          suggested_.insert(key);  // not "missing" as well
+          continue;
+        }
         if (auto value = convert(*spec, node, key)) deck_.set(key, std::move(*value), loc_for(key, k.source()));
         continue;
       }
@@ -494,7 +532,7 @@ class Loader {
         continue;
       }
       if (!keys_known) continue;  // unknown variant: already reported
-      unknown_key(*schema, variant, type_loc, specs, key, name, loc_for(key, k.source()));
+      unknown_key(*schema, variant, type_loc, specs, key, name, node, loc_for(key, k.source()));
     }
 
     // Missing required keys, defaults.
@@ -521,7 +559,7 @@ class Loader {
 
   void unknown_key(const TableSchema& schema, const std::string& variant, const std::optional<SourceLocation>& type_loc,
                    const std::vector<KeySpec>& specs, const std::string& key, const std::string& name,
-                   const SourceLocation& loc) {
+                   const toml::node& value, const SourceLocation& loc) {
     std::vector<std::string> names;
     for (const auto& s : specs) names.push_back(s.name);
     std::string msg = "unknown key '" + key + "'";
@@ -544,8 +582,7 @@ class Loader {
     if (!suggestion.empty()) {
       suggestion = dotted(schema.path, suggestion);
     } else {
-      const auto elsewhere = keys_named(name, schema.path);
-      if (!elsewhere.empty()) suggestion = elsewhere.front();
+      suggestion = best_home(name, schema.path, value);
     }
     if (!suggestion.empty()) suggested_.insert(suggestion);
     error(loc, msg + hint_text(suggestion));

@@ -19,6 +19,35 @@
 
 namespace perksolve {
 
+// A solver's complete state at an iteration boundary, for checkpoint/restart: its own work fields
+// (backend memory; the iterate first) and named scalars (iteration-carried numbers such as rho in
+// CG or the initial residual). Restoring it and continuing gives bit-identical results.
+template <class Real>
+struct SolverState {
+  long iteration = 0;
+  std::vector<std::pair<std::string, Field<Real>*>> fields;
+  std::vector<std::pair<std::string, double>> scalars;
+  double* scalar(const std::string& name) {
+    for (auto& [n, v] : scalars)
+      if (n == name) return &v;
+    return nullptr;
+  }
+};
+
+// Implemented by the output layer (field output, checkpoints, histories); solvers call it.
+template <class Real>
+class IterationObserver {
+ public:
+  virtual ~IterationObserver() = default;
+  // Before the first iteration: when resuming from a checkpoint, fills `state` (fields, scalars,
+  // iteration) and returns true; otherwise returns false and leaves it alone.
+  virtual bool restore(SolverState<Real>& state) = 0;
+  // After each completed iteration (state.iteration = iterations done). Returns true when the solve
+  // must stop now (e.g. SIGTERM: a checkpoint has been written); the solver then reports
+  // StopReason::interrupted.
+  virtual bool after_iteration(const SolverState<Real>& state, const IterationState& progress) = 0;
+};
+
 // Everything a solve needs, owned by the caller.
 template <class Real>
 struct System {
@@ -32,6 +61,7 @@ struct System {
   const StoppingCriterion& stop;
   Monitor& monitor;
   Timers& timers;
+  IterationObserver<Real>* observer = nullptr;  // optional
 };
 
 struct SolveResult {

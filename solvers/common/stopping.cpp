@@ -21,6 +21,7 @@ std::string to_string(StopReason r) {
     case StopReason::diverged_nan: return "DIVERGED_NANORINF";
     case StopReason::diverged_dtol: return "DIVERGED_DTOL";
     case StopReason::breakdown: return "DIVERGED_BREAKDOWN";
+    case StopReason::interrupted: return "INTERRUPTED (checkpoint written)";
   }
   return "?";
 }

@@ -20,6 +20,7 @@ enum class StopReason {
   diverged_nan,     // residual NaN or Inf
   diverged_dtol,    // residual grew by more than dtol * ||r0||
   breakdown,        // algorithmic breakdown (e.g. p.Ap <= 0 in CG)
+  interrupted,      // stopped by a signal or the output layer after writing a checkpoint
 };
 
 bool is_converged(StopReason r);

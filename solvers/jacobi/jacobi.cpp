@@ -25,10 +25,20 @@ class Jacobi final : public SolverBase<Jacobi> {
     const double sweep_bytes = 3.0 * sizeof(Real) * cells;  // read x and b, write x_next
     const double halo_bytes = 2.0 * static_cast<double>(sys.halo.bytes_per_exchange());
 
-    Stopwatch clock;
+    // State for checkpoint/restart: the iterate and the initial residual norm.
+    SolverState<Real> state;
+    state.fields = {{"x", &sys.x}};
+    state.scalars = {{"initial_residual", 0.0}};
+    long k = 0;
     IterationState st;
+    if (sys.observer && sys.observer->restore(state)) {
+      k = state.iteration;
+      st.initial_residual = *state.scalar("initial_residual");
+    }
+
+    Stopwatch clock;
     SolveResult result;
-    for (long k = 0;; ++k) {
+    for (;; ++k) {
       {
         Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
         sys.halo.update(*x);
@@ -42,12 +52,24 @@ class Jacobi final : public SolverBase<Jacobi> {
       st.residual = std::sqrt(rr);
       if (k == 0) st.initial_residual = st.residual;
       st.elapsed_s = clock.seconds();
-      if (k % check_every_ == 0 || k == 0) {
+      if (k % check_every_ == 0) {
         sys.monitor.iteration(st);
         result.reason = sys.stop.check(st);
         if (result.reason != StopReason::none) break;  // keep x_k, whose residual was just measured
       }
       std::swap(x, x_next);
+      if (sys.observer) {
+        if (x != &sys.x) be.copy(*x, sys.x);  // the state's iterate lives in sys.x
+        x = &sys.x;
+        x_next = other.get();
+        state.iteration = k + 1;
+        *state.scalar("initial_residual") = st.initial_residual;
+        if (sys.observer->after_iteration(state, st)) {
+          st.iteration = k + 1;
+          result.reason = StopReason::interrupted;
+          break;
+        }
+      }
     }
     if (x != &sys.x) be.copy(*x, sys.x);
     result.iterations = st.iteration;
@@ -66,8 +88,8 @@ class Jacobi final : public SolverBase<Jacobi> {
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "jacobi",
     "weighted Jacobi iteration x <- x + omega D^-1 (b - A x) with a fused residual norm",
-    {config::with_range(config::key_real("omega", 0.8, "damping factor omega (2/3 .. 1 typical; must be in (0, 2))"),
-                        1e-12, 2.0)},
+    {config::exclusive_min(config::with_range(
+        config::key_real("omega", 0.8, "damping factor omega, 0 < omega <= 2 (1 = plain Jacobi)"), 0.0, 2.0))},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
       return std::make_unique<Jacobi>(deck.get_real("solver.omega"), deck.get_int("solver.stop.check_every"));
     }});

@@ -10,7 +10,7 @@ namespace {
 
 class StencilIteration final : public SolverBase<StencilIteration> {
  public:
-  explicit StencilIteration(long steps) : steps_(steps) {}
+  StencilIteration(long steps, double walltime_s) : steps_(steps), walltime_s_(walltime_s) {}
   bool solves_linear_system() const override { return false; }
 
   template <class Real>
@@ -23,10 +23,14 @@ class StencilIteration final : public SolverBase<StencilIteration> {
     Field<Real>* x_next = other.get();
     const double cells = static_cast<double>(layout.owned_size());
     const double halo_bytes = 2.0 * static_cast<double>(sys.halo.bytes_per_exchange());
+    SolverState<Real> state;
+    state.fields = {{"x", &sys.x}};
+    long n = 0;
+    if (sys.observer && sys.observer->restore(state)) n = state.iteration;
     Stopwatch clock;
     SolveResult result;
     IterationState st;
-    long n = 0;
+    st.iteration = n;
     for (; n < steps_; ++n) {
       {
         Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
@@ -40,9 +44,19 @@ class StencilIteration final : public SolverBase<StencilIteration> {
       st.iteration = n + 1;
       st.elapsed_s = clock.seconds();
       sys.monitor.step(n + 1, steps_, (n + 1) * sys.problem.time_step, st.elapsed_s);
-      if (sys.stop.check(st) == StopReason::walltime) {
+      if (walltime_s_ > 0 && st.elapsed_s >= walltime_s_) {
         result.reason = StopReason::walltime;
         break;
+      }
+      if (sys.observer) {
+        if (x != &sys.x) be.copy(*x, sys.x);
+        x = &sys.x;
+        x_next = other.get();
+        state.iteration = n + 1;
+        if (sys.observer->after_iteration(state, st)) {
+          result.reason = StopReason::interrupted;
+          break;
+        }
       }
     }
     if (result.reason == StopReason::none) result.reason = StopReason::completed_steps;
@@ -57,6 +71,7 @@ class StencilIteration final : public SolverBase<StencilIteration> {
 
  private:
   long steps_;
+  double walltime_s_;  // 0 = unlimited; residual-based criteria do not apply to fixed-step iteration
 };
 
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
@@ -65,7 +80,7 @@ PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "stencil benchmarks); only [solver.stop] walltime_s applies",
     {config::with_range(config::key_int("steps", 100, "number of stencil applications"), 0, std::nullopt)},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
-      return std::make_unique<StencilIteration>(deck.get_int("solver.steps"));
+      return std::make_unique<StencilIteration>(deck.get_int("solver.steps"), deck.get_real("solver.stop.walltime_s"));
     }});
 
 }  // namespace

@@ -112,4 +112,14 @@ inline bool matches(const std::string& text, const std::string& regex) {
   return std::regex_search(text, std::regex(regex));
 }
 
+inline ::testing::AssertionResult contains(const std::string& haystack, const std::string& needle) {
+  if (haystack.find(needle) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "expected to find\n  " << needle << "\nin\n  " << haystack;
+}
+
 }  // namespace perksolve::config::test
+
+#define EXPECT_CONTAINS(haystack, needle) EXPECT_TRUE(::perksolve::config::test::contains((haystack), (needle)))
+#define EXPECT_MATCHES(text, regex)                                                        \
+  EXPECT_TRUE(::perksolve::config::test::matches((text), (regex)))                         \
+      << "text:  " << (text) << "\nregex: " << (regex)
