@@ -194,12 +194,18 @@ void check_stencil(CudaBackend<Real>& gpu, KokkosBackend<Real>& ref, const Stenc
 template <class Real>
 void all_shapes_test() {
   REQUIRE_CUDA(Real);
-  for (const Stencil& s : all_stencils()) {
-    for (Op op : {Op::apply, Op::residual, Op::jacobi}) {
-      check_stencil(*gpu, ref, s, op, false, false);
-      if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false);
+  const bool wide_default = gpu->wide_tiles();
+  for (bool wide : {true, false}) {  // both tile variants of the templated kernels
+    SCOPED_TRACE(wide ? "wide tiles" : "two-load tiles");
+    gpu->set_wide_tiles(wide);
+    for (const Stencil& s : all_stencils()) {
+      for (Op op : {Op::apply, Op::residual, Op::jacobi}) {
+        check_stencil(*gpu, ref, s, op, false, false);
+        if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false);
+      }
     }
   }
+  gpu->set_wide_tiles(wide_default);
 }
 
 TEST(CudaBackendStencil, AllShapesDouble) { all_shapes_test<double>(); }
@@ -238,9 +244,16 @@ void large_grid_test() {
     gpu->upload(*go, hp);
     ref.upload(*rx, hx);
     ref.upload(*ro, hp);
-    gpu->apply_stencil(s, *gx, *go);
     ref.apply_stencil(s, *rx, *ro);
-    expect_close(l, down(ref, *ro), down(*gpu, *go), &hp, tol<Real>(), std::string(name) + " large");
+    const auto expect = down(ref, *ro);
+    const bool wide_default = gpu->wide_tiles();
+    for (bool wide : {true, false}) {
+      gpu->set_wide_tiles(wide);
+      gpu->upload(*go, hp);
+      gpu->apply_stencil(s, *gx, *go);
+      expect_close(l, expect, down(*gpu, *go), &hp, tol<Real>(), std::string(name) + (wide ? " large wide" : " large two-load"));
+    }
+    gpu->set_wide_tiles(wide_default);
   }
 }
 TEST(CudaBackendStencil, LargeGridDouble) { large_grid_test<double>(); }

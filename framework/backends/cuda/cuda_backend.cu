@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -107,6 +108,7 @@ struct BoxBatch {
   long base[kBoxesPerLaunch + 1];  // prefix positions in the packed buffer (relative to batch start)
   int begin[kBoxesPerLaunch][3];
   int extent[kBoxesPerLaunch][2];  // nx, ny of the box
+  int end[kBoxesPerLaunch][3];
 };
 
 template <class Real, bool PACK>
@@ -124,8 +126,16 @@ __global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, co
     const int j = static_cast<int>(row - kk * ny) + bb.begin[b][1];
     const int k = static_cast<int>(kk) + bb.begin[b][2];
     const long n = (i + l.ghost[0]) + (j + l.ghost[1]) * sy + (k + l.ghost[2]) * sz;
-    if constexpr (PACK) buf[p] = field[n];
-    else field[n] = buf[p];
+    if constexpr (PACK) {
+      buf[p] = field[n];
+    } else {
+      // Overlapping boxes: the last box listed wins, as in a sequential unpack (later batches run later).
+      bool later = false;
+      for (int c = b + 1; c < bb.count && !later; ++c)
+        later = i >= bb.begin[c][0] && i < bb.end[c][0] && j >= bb.begin[c][1] && j < bb.end[c][1] &&
+                k >= bb.begin[c][2] && k < bb.end[c][2];
+      if (!later) field[n] = buf[p];
+    }
   }
 }
 
@@ -272,6 +282,7 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), sizeof(double)));
+  if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
 }
 
 template <class Real>
@@ -415,6 +426,7 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
   r.partials = partials_;
   r.sm_count = sm_count_;
   r.stream = stream_;
+  r.wide_tiles = wide_tiles_;
   const StencilMode m = mode == Mode::apply ? StencilMode::apply
                         : mode == Mode::residual ? StencilMode::residual
                                                  : StencilMode::jacobi;
@@ -505,7 +517,10 @@ void launch_pack(Real* field, Real* buf, std::span<const IndexBox> boxes, const 
     for (std::size_t i = first; i < boxes.size() && i < first + kBoxesPerLaunch; ++i) {
       const IndexBox& b = boxes[i];
       bb.base[bb.count] = pos;
-      for (int a = 0; a < 3; ++a) bb.begin[bb.count][a] = b.begin[a];
+      for (int a = 0; a < 3; ++a) {
+        bb.begin[bb.count][a] = b.begin[a];
+        bb.end[bb.count][a] = b.end[a];
+      }
       bb.extent[bb.count][0] = std::max(1, b.end[0] - b.begin[0]);
       bb.extent[bb.count][1] = std::max(1, b.end[1] - b.begin[1]);
       pos += b.count();

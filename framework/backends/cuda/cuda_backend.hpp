@@ -70,6 +70,11 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_stencil_path() const { return last_path_; }
   // Force the generic (constant-memory) stencil kernel even for compiled shapes (tests, benchmarks).
   void set_force_generic_stencil(bool on) { force_generic_ = on; }
+  // Tile variant of the templated kernels: wide (default; several outputs per thread and plane) or
+  // the exact Krotkiewski-Dabrowski two-load tile (one output per thread and plane). The environment
+  // variable PERKSOLVE_CUDA_TILES=two_load|wide sets the initial choice.
+  void set_wide_tiles(bool on) { wide_tiles_ = on; }
+  bool wide_tiles() const { return wide_tiles_; }
 
  private:
   enum class Mode { apply, residual, jacobi };
@@ -91,6 +96,7 @@ class CudaBackend final : public Backend<Real> {
   std::size_t scratch_bytes_ = 0;
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
+  bool wide_tiles_ = true;
 };
 
 }  // namespace perksolve

@@ -38,6 +38,7 @@ struct StencilRequest {
   int sm_count = 1;
   cudaStream_t stream = nullptr;
   bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)
+  bool wide_tiles = true;  // false: the exact K&D two-load tile (one output per thread and plane)
 };
 
 // Launchers implemented in the per-(dim, precision) translation units. They return the number of

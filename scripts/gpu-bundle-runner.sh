@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Runner of the relocatable GPU bundle (copied into the bundle as run.sh by scripts/make-gpu-bundle.sh).
+#
+#   run.sh OUTDIR            GPU tests, compute-sanitizer (memcheck, racecheck, synccheck) over the GPU
+#                            tests, and the stencil benchmark; logs + JSON go to OUTDIR:
+#     OUTDIR/env.log              device, driver, library resolution (ldd) of every executable
+#     OUTDIR/test_gpu_backend.log GoogleTest output of the GPU test suite
+#     OUTDIR/sanitizer.log        the three compute-sanitizer runs (each ends with its summary line)
+#     OUTDIR/stencil_bench.log    benchmark table
+#     OUTDIR/stencil_bench.json   benchmark records (device, date, git revision, command, one per case)
+#     OUTDIR/summary.txt          one line per step with its exit status
+#
+# Environment: RUNNER_SANITIZE=0 skips compute-sanitizer; RUNNER_BENCH_ARGS adds benchmark arguments
+# (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
+# Exit status: non-zero when a test or a sanitizer run failed.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OUTDIR=${1:?usage: run.sh OUTDIR}
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+BIN="$HERE/bin"
+REV=$(cat "$HERE/REVISION" 2>/dev/null || echo unknown)
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# libmpi_cxx ships with Debian/Ubuntu OpenMPI; use the bundled copy only if the system has none.
+if ! ldconfig -p 2>/dev/null | grep -q 'libmpi_cxx.so.40'; then
+  export LD_LIBRARY_PATH="$HERE/lib/fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+SUMMARY="$OUTDIR/summary.txt"
+: > "$SUMMARY"
+status=0
+step() {  # step NAME LOGFILE TIMEOUT CMD...
+  local name=$1 log=$2 limit=$3
+  shift 3
+  local t0=$SECONDS
+  echo "### $name: $*" >> "$log"
+  timeout "$limit" "$@" >> "$log" 2>&1
+  local rc=$?
+  echo "### $name: exit $rc after $((SECONDS - t0)) s" >> "$log"
+  printf '%-28s rc=%-3d %4d s\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$SUMMARY"
+  return $rc
+}
+
+{
+  echo "bundle: $HERE"
+  echo "revision: $REV"
+  cat "$HERE/MANIFEST" 2>/dev/null
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  host: $(hostname)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
+  echo "glibc: $(ldd --version 2>&1 | head -1)"
+  echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+  echo "--- system libraries of interest (ldconfig -p)"
+  ldconfig -p 2>/dev/null | grep -E 'libmpi|libfmt|libhdf5|libgfortran|libblas|liblapack|libopenblas|libgtest|libkokkos|libtrilinos' || true
+  for b in "$BIN"/*; do echo "--- ldd $(basename "$b")"; ldd "$b"; done
+} > "$OUTDIR/env.log" 2>&1
+if grep -q "not found" "$OUTDIR/env.log"; then
+  echo "missing libraries:"; grep "not found" "$OUTDIR/env.log"
+  status=1
+fi
+
+FILTER=${RUNNER_TEST_FILTER:-*}
+step test_gpu_backend "$OUTDIR/test_gpu_backend.log" 600 "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+
+if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null; then
+  # Short: the small-grid suites (every shape/op on ~16K cells); the large-grid cases are left out.
+  SFILTER='CudaBackendStencil.AllShapes*:CudaBackendStencil.GenericKernel*:CudaBackendBlas.*:CudaBackendHalo.*:CudaBackendBoundary.*'
+  for tool in memcheck racecheck synccheck; do
+    extra=()
+    [[ $tool == memcheck ]] && extra=(--leak-check full)
+    [[ $tool == racecheck ]] && extra=(--racecheck-report all)
+    step "sanitizer-$tool" "$OUTDIR/sanitizer.log" 300 \
+      compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$SFILTER" \
+      || status=1
+  done
+fi
+
+if [[ -x "$BIN/stencil_bench" ]]; then
+  # shellcheck disable=SC2086
+  step stencil_bench "$OUTDIR/stencil_bench.log" 600 "$BIN/stencil_bench" --out "$OUTDIR/stencil_bench.json" \
+    --git-revision "$REV" ${RUNNER_BENCH_ARGS:-} || status=1
+  tail -n 40 "$OUTDIR/stencil_bench.log"
+fi
+
+echo "runner status: $status" | tee -a "$SUMMARY"
+exit $status
