@@ -13,6 +13,8 @@ PACKAGES=(
   libhdf5-openmpi-dev
   libgtest-dev libgmock-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+  # output layer tests and tools: h5dump, h5py + matplotlib (scripts/plot_output.py), headless ParaView
+  hdf5-tools python3-h5py python3-numpy python3-matplotlib paraview python3-paraview xvfb xauth
 )
 
 if [[ "${1:-}" == "--print" ]]; then

@@ -19,6 +19,10 @@ double Backend<Real>::allreduce_max(double local) const {
   return global;
 }
 
+void backend_unavailable(std::string_view backend, const char* op) {
+  throw BackendUnavailable("backend '" + std::string(backend) + "' does not implement " + op + " yet");
+}
+
 template class Backend<float>;
 template class Backend<double>;
 

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <stdexcept>
 #include <span>
@@ -28,12 +29,58 @@ struct BoundaryFace {
   double spacing = 1.0;
 };
 
+// Rank-local index map between a grid level and the next coarser one (multigrid transfers). Along
+// axis a, coarse local index ic corresponds to fine local index 2*ic + shift[a]: for vertex-centred
+// grids the coincident fine vertex, for cell-centred grids the first of the two child cells.
+struct TransferMap {
+  int dim = 3;
+  Centering centering = Centering::vertex;
+  std::array<int, 3> shift{0, 0, 0};
+};
+
+// An assembled sparse matrix in a backend's memory: the rank's row block in CSR form with local
+// column numbers, owned columns 0..owned_cols-1 first, then `ghost_cols` halo columns; plus the list of
+// owned entries other ranks need (the inspector's send list, packed in this order).
+struct CsrBlock {
+  long rows = 0;
+  long ghost_cols = 0;
+  std::vector<long> row_ptr;     // rows + 1
+  std::vector<int> col;          // local column numbers
+  std::vector<double> val;
+  std::vector<long> send_index;  // owned rows whose x values are sent, concatenated over neighbours
+};
+template <class Real>
+class SparseMatrix {
+ public:
+  virtual ~SparseMatrix() = default;
+  virtual std::string_view backend_name() const = 0;
+  long rows() const { return rows_; }
+  long ghost_cols() const { return ghost_cols_; }
+  long send_count() const { return send_count_; }
+  long nnz() const { return nnz_; }
+
+ protected:
+  SparseMatrix(long rows, long ghosts, long sends, long nnz)
+      : rows_(rows), ghost_cols_(ghosts), send_count_(sends), nnz_(nnz) {}
+
+ private:
+  long rows_, ghost_cols_, send_count_, nnz_;
+};
+
 // Pinned (page-locked where the backend can) host memory for halo messages.
 template <class Real>
 struct HostBuffer {
   std::shared_ptr<Real[]> data;
   long size = 0;
 };
+
+// Thrown when a backend is not compiled in, or does not implement an operation yet.
+struct BackendUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws BackendUnavailable("backend '<backend>' does not implement <op> yet").
+[[noreturn]] void backend_unavailable(std::string_view backend, const char* op);
 
 template <class Real>
 class Backend {
@@ -79,6 +126,75 @@ class Backend {
   // Wait for outstanding device work (no-op on synchronous host backends).
   virtual void fence() {}
 
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+  // ---- solver kernels (issue 3). Defaults throw BackendUnavailable so that a backend compiles
+  // before it implements them; the Kokkos backend is the reference implementation. ----------------
+  // Fused CG update: x += alpha p, r -= alpha q; returns the global r.r of the updated r.
+  virtual double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
+    backend_unavailable(name(), "cg_update");
+  }
+  // Two dot products in one reduction: {x.y, u.v}.
+  virtual std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                                     const Field<Real>& v) {
+    backend_unavailable(name(), "dot2");
+  }
+  // y = a * r / d + b * y, pointwise (diagonal scaling: Jacobi preconditioner and smoother updates).
+  virtual void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) {
+    backend_unavailable(name(), "diag_scale_add");
+  }
+  // Variable-coefficient stencils: the coefficient of offset p at cell n (linear index of the
+  // field layout) is coeffs[n + p * L], L = layout.size(); `coeffs` has layout {{L, points, 1}, no ghosts}.
+  virtual void apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
+                                 Field<Real>& out) {
+    backend_unavailable(name(), "apply_stencil_var");
+  }
+  virtual void residual_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& b,
+                            const Field<Real>& x, Field<Real>& r) {
+    backend_unavailable(name(), "residual_var");
+  }
+  // d <- coefficient of offset `point` (e.g. the centre: the diagonal), owned cells.
+  virtual void stencil_coefficient(const Field<Real>& coeffs, int point, Field<Real>& d) {
+    backend_unavailable(name(), "stencil_coefficient");
+  }
+  // One colour of a red-black Gauss-Seidel sweep, in place: cells whose global index sum
+  // (i + j + k + parity) is even (color 0) or odd (color 1) get x <- x + (b - A x) / a_centre.
+  // Only star stencils of radius 1 (colours decouple). `coeffs` null => constant stencil.
+  virtual void gs_color_sweep(const Stencil& A, const Field<Real>* coeffs, const Field<Real>& b, Field<Real>& x,
+                              int color, long parity) {
+    backend_unavailable(name(), "gs_color_sweep");
+  }
+  // Multigrid transfers (fine fields with up-to-date ghosts, corners included, for restriction;
+  // coarse fields with up-to-date ghosts for prolongation). Vertex: full weighting (1/4,1/2,1/4 per
+  // axis) and (bi/tri)linear interpolation; cell-centred: the transpose of the linear
+  // interpolation (1/8,3/8,3/8,1/8 per axis) and linear interpolation (3/4,1/4 per axis).
+  virtual void restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) {
+    backend_unavailable(name(), "restrict_to_coarse");
+  }
+  // fine += P coarse
+  virtual void prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) {
+    backend_unavailable(name(), "prolongate_add");
+  }
+  // Sparse matrices (row-block distributed CSR, vectors are fields with layout {{rows,1,1}, no ghosts}).
+  virtual std::unique_ptr<SparseMatrix<Real>> create_sparse_matrix(const CsrBlock& block) {
+    backend_unavailable(name(), "create_sparse_matrix");
+  }
+  // host[s] = x[send_index[s]] (the executor's pack step).
+  virtual void sparse_gather(const SparseMatrix<Real>& A, const Field<Real>& x, Real* host) {
+    backend_unavailable(name(), "sparse_gather");
+  }
+  // y = A [x; ghosts], ghosts from host memory (ghost_cols values).
+  virtual void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) {
+    backend_unavailable(name(), "spmv");
+  }
+  // d = diag(A) (rows without a stored diagonal give 0).
+  virtual void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) { backend_unavailable(name(), "sparse_diagonal"); }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
  protected:
   explicit Backend(MPI_Comm comm) : comm_(comm) {}
   double allreduce_sum(double local) const;
@@ -90,9 +206,6 @@ class Backend {
 
 // Backend factory by name ("kokkos", "cuda"). Throws BackendUnavailable with a clear message when
 // the backend is not compiled in or not implemented.
-struct BackendUnavailable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 enum class Precision { float32, float64 };
 

@@ -21,6 +21,8 @@
 
 namespace perksolve {
 
+struct CsrMatrix;  // framework/operators/csr_operator.hpp
+
 using PointFunction = std::function<double(double x, double y, double z)>;
 using SpaceTimeFunction = std::function<double(double x, double y, double z, double t)>;
 
@@ -35,6 +37,15 @@ struct ProblemSetup {
   std::uint64_t seed = 0;
   SpaceTimeFunction exact;  // empty => no exact solution known
   double time_step = 0.0;   // physical time per application of S (0 for steady problems)
+
+  // Multigrid rediscretisation: the operator on another grid of the same box (coarse levels).
+  // Empty => the problem cannot be solved or preconditioned with geometric multigrid.
+  std::function<Stencil(const GridSpec&)> operator_on;
+  // Variable coefficients: when set, `op` (and operator_on) give the stencil *shape* and the
+  // coefficient of offset o at the cell with global index (i, j, k) of grid g is coefficient(g, o, i, j, k).
+  std::function<double(const GridSpec&, const Offset&, long, long, long)> coefficient;
+  // Assembled sparse systems (problem "matrix_market"): A and b replace op / rhs; the grid is unused.
+  std::shared_ptr<const CsrMatrix> matrix;
 };
 
 class Problem {

@@ -11,6 +11,11 @@
 #include "framework/config/command_line.hpp"
 #include "framework/config/schema.hpp"
 #include "framework/halo/halo_exchange.hpp"
+#include "framework/operators/grid_operator.hpp"
+#include "framework/runtime/matrix_run.hpp"
+#include "framework/io/checkpoint.hpp"
+#include "framework/io/io_options.hpp"
+#include "framework/io/run_output.hpp"
 #include "framework/runtime/plugins.hpp"
 #include "framework/runtime/sampling.hpp"
 #include "framework/solver/solver.hpp"
@@ -30,7 +35,7 @@ BoundaryType boundary_type(const std::string& s) {
 }  // namespace
 
 template <class Real>
-RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solution) {
+RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solution, const std::string& restart_file) {
   const ProblemInfo* pinfo = find_problem(deck.get_string("problem.type"));
   const SolverInfo* sinfo = find_solver(deck.get_string("solver.type"));
   if (!pinfo) throw deck.error_at("problem.type", "unknown problem '" + deck.get_string("problem.type") + "'");
@@ -42,6 +47,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   Stopwatch setup_clock;
   const GridSpec grid = grid_from_deck(deck);
   ProblemSetup setup = problem->setup(grid, deck);
+  if (setup.matrix) return solve_matrix_deck<Real>(deck, comm, setup, *solver, gather_solution);  // assembled A
   const int ghost = std::max(1, setup.op.radius());
   std::unique_ptr<Decomposition> decomp;
   try {
@@ -76,9 +82,22 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   Monitor monitor(deck.get_string("solver.type"), deck.get_int("monitor.every"), deck.get_real("monitor.progress_s"),
                   quiet, stop->max_iterations());
   System<Real> sys{*backend, *decomp, halo, setup.op, setup, *x, *b, *stop, monitor, timers};
+  std::unique_ptr<GridOperator<Real>> op;  // A of A x = b (constant or variable-coefficient stencil)
+  if (solver->solves_linear_system()) {
+    op = make_grid_operator<Real>(*backend, *decomp, layout, setup, /*fine=*/true);
+    sys.A = op.get();
+  }
+  // Output layer (framework/io): field output, checkpoints, restart, histories.
+  auto io = io::create_run_output<Real>(io::OutputContext<Real>{deck, *backend, *decomp, halo, setup, *x, *b, timers,
+                                                                sinfo->name, pinfo->name,
+                                                                solver->solves_linear_system(), restart_file,
+                                                                sys.A});
+  sys.observer = io->observer();
   RunOutcome out;
   out.result = solver->solve(sys);
   backend->fence();
+  if (op && !quiet)
+    log::info(fmt::format("true relative residual ||b - A x|| / ||b|| = {:.6e}", true_relative_residual(*op, *b, *x)));
 
   if (setup.exact) {
     const double t = solver->solves_linear_system() ? 0.0 : out.result.iterations * setup.time_step;
@@ -88,14 +107,15 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
       log::info(fmt::format("error vs exact solution: max {:.6e}  rms {:.6e}  (relative max {:.6e})", e.max_abs, e.rms,
                             e.max_exact > 0 ? e.max_abs / e.max_exact : 0.0));
   }
+  io->finish(out.result, out.error);
   if (gather_solution) out.global_solution = gather_global(*backend, *decomp, *x);
   const std::string table = timers.table(decomp->comm(), "timers (max over ranks; bytes by the traffic model):");
   if (!quiet) log::info(table);
   return out;
 }
 
-template RunOutcome solve_deck<float>(const config::Deck&, MPI_Comm, bool);
-template RunOutcome solve_deck<double>(const config::Deck&, MPI_Comm, bool);
+template RunOutcome solve_deck<float>(const config::Deck&, MPI_Comm, bool, const std::string&);
+template RunOutcome solve_deck<double>(const config::Deck&, MPI_Comm, bool, const std::string&);
 
 GridSpec grid_from_deck(const config::Deck& deck) {
   GridSpec g;
@@ -177,6 +197,7 @@ int perksolve_main(int argc, char** argv) {
   int code = exit_converged;
   try {
     config::register_core_schema();
+    io::register_io_schema();
     register_kokkos_backend();  // further backends are registered by the executable before this
     for (const auto& p : cl->plugins) load_plugin(p);
 
@@ -202,7 +223,6 @@ int perksolve_main(int argc, char** argv) {
       return exit_converged;
     }
     if (cl->deck_path.empty()) throw std::invalid_argument("no input deck given (usage: perksolve DECK [key=value ...])");
-    if (!cl->restart_file.empty()) throw std::invalid_argument("--restart is not supported yet by this build");
 
     const config::Deck deck = config::load_deck(cl->deck_path, cl->overrides);
     if (cl->dry_run) {
@@ -210,14 +230,20 @@ int perksolve_main(int argc, char** argv) {
       return exit_converged;
     }
     if (!deck.get_bool("monitor.quiet")) log::info(build_info() + "\ndeck: " + cl->deck_path);
+    // --restart FILE|DIR: the checkpoint's embedded deck must match (io::restart_may_change).
+    const std::string restart =
+        cl->restart_file.empty() ? std::string() : io::prepare_restart(deck, cl->restart_file, MPI_COMM_WORLD);
     const RunOutcome out = deck.get_string("backend.precision") == "float"
-                               ? solve_deck<float>(deck, MPI_COMM_WORLD, false)
-                               : solve_deck<double>(deck, MPI_COMM_WORLD, false);
+                               ? solve_deck<float>(deck, MPI_COMM_WORLD, false, restart)
+                               : solve_deck<double>(deck, MPI_COMM_WORLD, false, restart);
     code = out.result.converged() ? exit_converged : exit_not_converged;
   } catch (const config::DeckError& e) {
     log::error(e.what());
     code = exit_error;
   } catch (const BackendUnavailable& e) {
+    log::error(e.what());
+    code = exit_error;
+  } catch (const io::IoError& e) {  // raised identically on every rank (unreadable checkpoint, ...)
     log::error(e.what());
     code = exit_error;
   } catch (const std::exception& e) {

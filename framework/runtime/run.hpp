@@ -7,6 +7,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "framework/config/deck.hpp"
@@ -32,8 +33,10 @@ struct RunOutcome {
 
 // Sets up grid, decomposition (over `comm`), backend, problem and solver from a validated deck,
 // solves, reports (unless monitor.quiet) and returns the outcome. Throws DeckError for bad input.
+// `restart_file`: a checkpoint to resume from (see io::prepare_restart), empty for a fresh solve.
 template <class Real>
-RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solution);
+RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solution,
+                      const std::string& restart_file = std::string());
 
 // Runs the whole program; MPI must be initialised by the caller, Kokkos is initialised here.
 int perksolve_main(int argc, char** argv);

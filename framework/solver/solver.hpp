@@ -12,6 +12,7 @@
 #include "framework/config/schema.hpp"
 #include "framework/grid/decomposition.hpp"
 #include "framework/halo/halo_exchange.hpp"
+#include "framework/operators/linear_operator.hpp"
 #include "framework/problem/problem.hpp"
 #include "framework/util/timers.hpp"
 #include "solvers/common/monitor.hpp"
@@ -62,6 +63,9 @@ struct System {
   Monitor& monitor;
   Timers& timers;
   IterationObserver<Real>* observer = nullptr;  // optional
+  // The linear operator of A x = b (grid stencil, variable-coefficient stencil or assembled sparse
+  // matrix); null for time stepping. Krylov and multigrid solvers use this, not `op`.
+  LinearOperator<Real>* A = nullptr;
 };
 
 struct SolveResult {

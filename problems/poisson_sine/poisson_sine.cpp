@@ -30,6 +30,12 @@ class PoissonSine final : public Problem {
       p.op = g.dim == 2 ? laplacian_5pt(g.spacing(0), g.spacing(1))
                         : laplacian_7pt(g.spacing(0), g.spacing(1), g.spacing(2));
     }
+    // Rediscretisation on multigrid levels: the same operator with the level's spacing.
+    const bool fe = op_ == "fe27";
+    p.operator_on = [fe](const GridSpec& c) {
+      if (fe) return laplacian_27pt_fe(c.spacing(0));
+      return c.dim == 2 ? laplacian_5pt(c.spacing(0), c.spacing(1)) : laplacian_7pt(c.spacing(0), c.spacing(1), c.spacing(2));
+    };
     const double pi = std::numbers::pi;
     double w[3] = {0, 0, 0};
     double sum_w2 = 0.0;

@@ -124,6 +124,10 @@ void KokkosBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real
   const FieldLayout l = x.layout();
   auto xv = as_kokkos(x).view();
   auto yv = as_kokkos(y).view();
+  if (l.size() == l.owned_size()) {  // no ghosts: a contiguous vector (sparse-matrix systems)
+    kokkos_blas_axpby<Real>(a, xv, b, yv);
+    return;
+  }
   Kokkos::parallel_for(
       "perksolve::axpby", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
         const long n = l.index(i, j, k);
@@ -137,6 +141,7 @@ double KokkosBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
   const FieldLayout l = x.layout();
   auto xv = as_kokkos(x).view();
   auto yv = as_kokkos(y).view();
+  if (l.size() == l.owned_size()) return this->allreduce_sum(kokkos_blas_dot<Real>(xv, yv));
   double local = 0.0;
   Kokkos::parallel_reduce(
       "perksolve::dot", owned_policy(l),
@@ -323,6 +328,297 @@ void KokkosBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFac
         }
         idx[a] = ghost_i;
         fv(l.index(idx[0], idx[1], idx[2])) = value;
+      });
+}
+
+
+// ---- solver kernels (issue 3) ----------------------------------------------------------------
+
+namespace {
+
+// Owned cell (i, j, k) of a flattened owned index, x fastest.
+KOKKOS_INLINE_FUNCTION void decode(const FieldLayout& l, long idx, int& i, int& j, int& k) {
+  i = static_cast<int>(idx % l.n[0]);
+  const long rest = idx / l.n[0];
+  j = static_cast<int>(rest % l.n[1]);
+  k = static_cast<int>(rest / l.n[1]);
+}
+
+template <class Real>
+struct Dot2Functor {
+  using value_type = double[];
+  using size_type = long;
+  size_type value_count = 2;
+  FieldLayout l;
+  Kokkos::View<Real*, KokkosMem> x, y, u, v;
+  KOKKOS_INLINE_FUNCTION void operator()(long idx, double* acc) const {
+    int i, j, k;
+    decode(l, idx, i, j, k);
+    const long n = l.index(i, j, k);
+    acc[0] += static_cast<double>(x(n)) * static_cast<double>(y(n));
+    acc[1] += static_cast<double>(u(n)) * static_cast<double>(v(n));
+  }
+  KOKKOS_INLINE_FUNCTION void init(double* a) const { a[0] = a[1] = 0.0; }
+  KOKKOS_INLINE_FUNCTION void join(volatile double* a, const volatile double* b) const {
+    a[0] = a[0] + b[0];
+    a[1] = a[1] + b[1];
+  }
+};
+
+void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points, const char* op) {
+  if (coeffs.n[0] != l.size() || coeffs.n[1] != points)
+    throw std::logic_error(std::string("kokkos backend: coefficient field of the wrong shape passed to ") + op);
+}
+
+void require_gs_shape(const Stencil& A) {
+  if (A.shape.kind != ShapeKind::star || A.radius() != 1)
+    throw std::invalid_argument("red-black Gauss-Seidel needs a star stencil of radius 1 (5-/7-point); operator '" +
+                                A.name + "' couples cells of the same colour");
+}
+
+}  // namespace
+
+template <class Real>
+double KokkosBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                      Field<Real>& r) {
+  require_same_layout(p.layout(), q.layout(), "cg_update");
+  require_same_layout(p.layout(), x.layout(), "cg_update");
+  require_same_layout(p.layout(), r.layout(), "cg_update");
+  const FieldLayout l = p.layout();
+  auto pv = as_kokkos(p).view();
+  auto qv = as_kokkos(q).view();
+  auto xv = as_kokkos(x).view();
+  auto rv = as_kokkos(r).view();
+  double local = 0.0;
+  Kokkos::parallel_reduce(
+      "perksolve::cg_update", owned_policy(l),
+      KOKKOS_LAMBDA(int i, int j, int k, double& acc) {
+        const long n = l.index(i, j, k);
+        xv(n) += alpha * pv(n);
+        const Real rn = rv(n) - alpha * qv(n);
+        rv(n) = rn;
+        acc += static_cast<double>(rn) * static_cast<double>(rn);
+      },
+      local);
+  return this->allreduce_sum(local);
+}
+
+template <class Real>
+std::array<double, 2> KokkosBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                                                const Field<Real>& v) {
+  require_same_layout(x.layout(), y.layout(), "dot2");
+  require_same_layout(x.layout(), u.layout(), "dot2");
+  require_same_layout(x.layout(), v.layout(), "dot2");
+  Dot2Functor<Real> f;
+  f.l = x.layout();
+  f.x = as_kokkos(x).view();
+  f.y = as_kokkos(y).view();
+  f.u = as_kokkos(u).view();
+  f.v = as_kokkos(v).view();
+  double local[2] = {0.0, 0.0};
+  Kokkos::parallel_reduce("perksolve::dot2", Kokkos::RangePolicy<KokkosExec>(0, f.l.owned_size()), f, local);
+  double global[2] = {0.0, 0.0};
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
+  return {global[0], global[1]};
+}
+
+template <class Real>
+void KokkosBackend<Real>::diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) {
+  require_same_layout(r.layout(), d.layout(), "diag_scale_add");
+  require_same_layout(r.layout(), y.layout(), "diag_scale_add");
+  const FieldLayout l = r.layout();
+  auto rv = as_kokkos(r).view();
+  auto dv = as_kokkos(d).view();
+  auto yv = as_kokkos(y).view();
+  if (b == Real(0)) {  // y is not read (it may hold garbage)
+    Kokkos::parallel_for(
+        "perksolve::diag_scale", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+          const long n = l.index(i, j, k);
+          yv(n) = a * rv(n) / dv(n);
+        });
+    return;
+  }
+  Kokkos::parallel_for(
+      "perksolve::diag_scale_add", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        yv(n) = a * rv(n) / dv(n) + b * yv(n);
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
+                                            Field<Real>& out) {
+  require_same_layout(in.layout(), out.layout(), "apply_stencil_var");
+  const FieldLayout l = in.layout();
+  require_coeffs(coeffs.layout(), l, shape.size(), "apply_stencil_var");
+  const DeviceStencil<Real> st = to_device<Real>(shape, l);
+  auto iv = as_kokkos(in).view();
+  auto ov = as_kokkos(out).view();
+  auto cv = as_kokkos(coeffs).view();
+  const int np = st.points;
+  const long L = l.size();
+  auto off = st.offset;
+  Kokkos::parallel_for(
+      "perksolve::apply_stencil_var", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        Real acc = 0;
+        for (int p = 0; p < np; ++p) acc += cv(n + p * L) * iv(n + off(p));
+        ov(n) = acc;
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::residual_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& b,
+                                       const Field<Real>& x, Field<Real>& r) {
+  require_same_layout(b.layout(), x.layout(), "residual_var");
+  require_same_layout(x.layout(), r.layout(), "residual_var");
+  const FieldLayout l = x.layout();
+  require_coeffs(coeffs.layout(), l, shape.size(), "residual_var");
+  const DeviceStencil<Real> st = to_device<Real>(shape, l);
+  auto bv = as_kokkos(b).view();
+  auto xv = as_kokkos(x).view();
+  auto rv = as_kokkos(r).view();
+  auto cv = as_kokkos(coeffs).view();
+  const int np = st.points;
+  const long L = l.size();
+  auto off = st.offset;
+  Kokkos::parallel_for(
+      "perksolve::residual_var", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        Real ax = 0;
+        for (int p = 0; p < np; ++p) ax += cv(n + p * L) * xv(n + off(p));
+        rv(n) = bv(n) - ax;
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::stencil_coefficient(const Field<Real>& coeffs, int point, Field<Real>& d) {
+  const FieldLayout l = d.layout();
+  if (coeffs.layout().n[0] != l.size() || point < 0 || point >= coeffs.layout().n[1])
+    throw std::logic_error("kokkos backend: stencil_coefficient: coefficient field does not match");
+  auto cv = as_kokkos(coeffs).view();
+  auto dv = as_kokkos(d).view();
+  const long base = static_cast<long>(point) * l.size();
+  Kokkos::parallel_for(
+      "perksolve::stencil_coefficient", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        dv(n) = cv(base + n);
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::gs_color_sweep(const Stencil& A, const Field<Real>* coeffs, const Field<Real>& b,
+                                         Field<Real>& x, int color, long parity) {
+  require_gs_shape(A);
+  require_same_layout(b.layout(), x.layout(), "gs_color_sweep");
+  const FieldLayout l = x.layout();
+  const DeviceStencil<Real> st = to_device<Real>(A, l);
+  auto bv = as_kokkos(b).view();
+  auto xv = as_kokkos(x).view();
+  const int np = st.points;
+  const int centre = A.center_index();
+  const long L = l.size();
+  auto off = st.offset;
+  auto cf = st.coeff;
+  const int want = static_cast<int>(((color + parity) % 2 + 2) % 2);
+  const bool var = coeffs != nullptr;
+  if (var) require_coeffs(coeffs->layout(), l, A.size(), "gs_color_sweep");
+  Kokkos::View<Real*, KokkosMem> cv = var ? as_kokkos(*coeffs).view() : Kokkos::View<Real*, KokkosMem>();
+  Kokkos::parallel_for(
+      "perksolve::gs_color_sweep", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        if (((i + j + k) & 1) != want) return;
+        const long n = l.index(i, j, k);
+        Real ax = 0;
+        for (int p = 0; p < np; ++p) ax += (var ? cv(n + p * L) : cf(p)) * xv(n + off(p));
+        const Real diag = var ? cv(n + centre * L) : cf(centre);
+        xv(n) += (bv(n) - ax) / diag;
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) {
+  const FieldLayout lf = fine.layout(), lc = coarse.layout();
+  auto fv = as_kokkos(fine).view();
+  auto cv = as_kokkos(coarse).view();
+  const int s0 = m.shift[0], s1 = m.shift[1], s2 = m.shift[2];
+  const int rz = m.dim == 3 ? 1 : 0;
+  if (m.centering == Centering::vertex) {
+    Kokkos::parallel_for(
+        "perksolve::restrict_fw", owned_policy(lc), KOKKOS_LAMBDA(int i, int j, int k) {
+          const int fi = 2 * i + s0, fj = 2 * j + s1, fk = rz ? 2 * k + s2 : 0;
+          Real acc = 0;
+          for (int dz = -rz; dz <= rz; ++dz) {
+            const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
+            for (int dy = -1; dy <= 1; ++dy) {
+              const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
+              for (int dx = -1; dx <= 1; ++dx) {
+                const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
+                acc += wx * wy * wz * fv(lf.index(fi + dx, fj + dy, fk + dz));
+              }
+            }
+          }
+          cv(lc.index(i, j, k)) = acc;
+        });
+  } else {
+    Kokkos::parallel_for(
+        "perksolve::restrict_cc", owned_policy(lc), KOKKOS_LAMBDA(int i, int j, int k) {
+          const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
+          const int fi = 2 * i + s0, fj = 2 * j + s1, fk = rz ? 2 * k + s2 : 0;
+          Real acc = 0;
+          for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
+            const Real wz = rz ? w[dz + 1] : Real(1);
+            for (int dy = -1; dy <= 2; ++dy)
+              for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv(lf.index(fi + dx, fj + dy, fk + dz));
+          }
+          cv(lc.index(i, j, k)) = acc;
+        });
+  }
+}
+
+namespace {
+// The (up to two) coarse neighbours of fine local index t (relative to the map's shift) along one axis.
+KOKKOS_INLINE_FUNCTION int coarse_support(bool vertex, int t, int* idx, double* w) {
+  const int m = t >> 1;  // floor(t / 2) (arithmetic shift, C++20)
+  if (vertex) {
+    if ((t & 1) == 0) {
+      idx[0] = m;
+      w[0] = 1.0;
+      return 1;
+    }
+    idx[0] = m;
+    idx[1] = m + 1;
+    w[0] = w[1] = 0.5;
+    return 2;
+  }
+  idx[0] = m;
+  w[0] = 0.75;
+  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
+  w[1] = 0.25;
+  return 2;
+}
+}  // namespace
+
+template <class Real>
+void KokkosBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) {
+  const FieldLayout lf = fine.layout(), lc = coarse.layout();
+  auto fv = as_kokkos(fine).view();
+  auto cv = as_kokkos(coarse).view();
+  const int s0 = m.shift[0], s1 = m.shift[1], s2 = m.shift[2];
+  const bool three = m.dim == 3;
+  const bool vertex = m.centering == Centering::vertex;
+  Kokkos::parallel_for(
+      "perksolve::prolongate_add", owned_policy(lf), KOKKOS_LAMBDA(int i, int j, int k) {
+        int ix[2], iy[2], iz[2] = {0, 0};
+        double wx[2], wy[2], wz[2] = {1.0, 0.0};
+        const int nx = coarse_support(vertex, i - s0, ix, wx);
+        const int ny = coarse_support(vertex, j - s1, iy, wy);
+        const int nz = three ? coarse_support(vertex, k - s2, iz, wz) : 1;
+        Real acc = 0;
+        for (int c = 0; c < nz; ++c)
+          for (int b = 0; b < ny; ++b)
+            for (int a = 0; a < nx; ++a)
+              acc += static_cast<Real>(wx[a] * wy[b] * wz[c]) * cv(lc.index(ix[a], iy[b], iz[c]));
+        fv(lf.index(i, j, k)) += acc;
       });
 }
 

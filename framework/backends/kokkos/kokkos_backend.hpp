@@ -52,7 +52,33 @@ class KokkosBackend final : public Backend<Real> {
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
   void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
   void fence() override { Kokkos::fence(); }
+
+  // Solver kernels (issue 3).
+  double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
+  std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                             const Field<Real>& v) override;
+  void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
+  void apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
+                         Field<Real>& out) override;
+  void residual_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& b, const Field<Real>& x,
+                    Field<Real>& r) override;
+  void stencil_coefficient(const Field<Real>& coeffs, int point, Field<Real>& d) override;
+  void gs_color_sweep(const Stencil& A, const Field<Real>* coeffs, const Field<Real>& b, Field<Real>& x, int color,
+                      long parity) override;
+  void restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) override;
+  void prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) override;
+  // Kokkos Kernels (KokkosSparse::CrsMatrix + spmv), in kokkos_sparse.cpp.
+  std::unique_ptr<SparseMatrix<Real>> create_sparse_matrix(const CsrBlock& block) override;
+  void sparse_gather(const SparseMatrix<Real>& A, const Field<Real>& x, Real* host) override;
+  void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) override;
+  void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) override;
 };
+
+// KokkosBlas dot / axpby on contiguous views (fields without ghosts), in kokkos_sparse.cpp.
+template <class Real>
+double kokkos_blas_dot(const Kokkos::View<Real*, KokkosMem>& x, const Kokkos::View<Real*, KokkosMem>& y);
+template <class Real>
+void kokkos_blas_axpby(Real a, const Kokkos::View<Real*, KokkosMem>& x, Real b, const Kokkos::View<Real*, KokkosMem>& y);
 
 // Registers "kokkos" with the backend factory (called once by the framework).
 void register_kokkos_backend();

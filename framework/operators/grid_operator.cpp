@@ -1,0 +1,94 @@
+#include "framework/operators/grid_operator.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace perksolve {
+
+template <class Real>
+GridOperator<Real>::GridOperator(Backend<Real>& be, const Decomposition& d, const FieldLayout& layout, Stencil s,
+                                 FieldPtr<Real> coeffs)
+    : be_(be), decomp_(d), layout_(layout), stencil_(std::move(s)), coeffs_(std::move(coeffs)),
+      halo_(d, layout, /*corners=*/true, be) {}
+
+template <class Real>
+void GridOperator<Real>::apply(Field<Real>& x, Field<Real>& y) {
+  halo_.update(x, /*homogeneous=*/true);
+  if (coeffs_) be_.apply_stencil_var(stencil_, *coeffs_, x, y);
+  else be_.apply_stencil(stencil_, x, y);
+}
+
+template <class Real>
+void GridOperator<Real>::residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) {
+  residual_bc(b, x, r, false);
+}
+
+template <class Real>
+void GridOperator<Real>::residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous) {
+  halo_.update(x, homogeneous);
+  if (coeffs_) be_.residual_var(stencil_, *coeffs_, b, x, r);
+  else be_.residual(stencil_, b, x, r);
+}
+
+template <class Real>
+void GridOperator<Real>::diagonal(Field<Real>& d) {
+  if (coeffs_) be_.stencil_coefficient(*coeffs_, stencil_.center_index(), d);
+  else be_.fill(d, static_cast<Real>(stencil_.center_coeff()));
+}
+
+template <class Real>
+double GridOperator<Real>::jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) {
+  if (coeffs_) return LinearOperator<Real>::jacobi_sweep(omega, b, x, x_new);
+  halo_.update(x, false);
+  return be_.jacobi_sweep(stencil_, omega, b, x, x_new);
+}
+
+template <class Real>
+void GridOperator<Real>::gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous) {
+  halo_.update(x, homogeneous);
+  const auto& o = decomp_.offset();
+  be_.gs_color_sweep(stencil_, coeffs_.get(), b, x, color, (o[0] + o[1] + o[2]) % 2);
+}
+
+template <class Real>
+std::string GridOperator<Real>::describe() const {
+  const auto& e = decomp_.grid().extents;
+  return fmt::format("{}{}-point stencil '{}' on {} x {} x {}", coeffs_ ? "variable-coefficient " : "", stencil_.size(),
+                     stencil_.name, e[0], e[1], e[2]);
+}
+
+template <class Real>
+std::unique_ptr<GridOperator<Real>> make_grid_operator(Backend<Real>& be, const Decomposition& decomp,
+                                                       const FieldLayout& layout, const ProblemSetup& setup, bool fine) {
+  const GridSpec& g = decomp.grid();
+  Stencil s = fine ? setup.op : setup.operator_on(g);
+  FieldPtr<Real> coeffs;
+  if (setup.coefficient) {
+    // Coefficients per cell, evaluated on the host from the problem's function (set-up only).
+    const int np = s.size();
+    const long L = layout.size();
+    FieldLayout cl;
+    cl.n = {static_cast<int>(L), np, 1};
+    std::vector<Real> host(static_cast<std::size_t>(L) * np, Real(0));
+    const auto& off = decomp.offset();
+    for (int p = 0; p < np; ++p)
+      for (int k = 0; k < layout.n[2]; ++k)
+        for (int j = 0; j < layout.n[1]; ++j)
+          for (int i = 0; i < layout.n[0]; ++i)
+            host[layout.index(i, j, k) + p * L] =
+                static_cast<Real>(setup.coefficient(g, s.offsets[p], off[0] + i, off[1] + j, off[2] + k));
+    coeffs = be.create_field(cl);
+    be.upload(*coeffs, host);
+  }
+  return std::make_unique<GridOperator<Real>>(be, decomp, layout, std::move(s), std::move(coeffs));
+}
+
+template class GridOperator<float>;
+template class GridOperator<double>;
+template std::unique_ptr<GridOperator<float>> make_grid_operator(Backend<float>&, const Decomposition&,
+                                                                 const FieldLayout&, const ProblemSetup&, bool);
+template std::unique_ptr<GridOperator<double>> make_grid_operator(Backend<double>&, const Decomposition&,
+                                                                  const FieldLayout&, const ProblemSetup&, bool);
+
+}  // namespace perksolve

@@ -1,0 +1,56 @@
+// Matrix-free operators on a structured grid: a Stencil (constant coefficients) or a stencil shape
+// with coefficients per cell (variable coefficients, e.g. -div(k grad u)). The operator owns a halo
+// exchange (edges and corners included, as multigrid restriction needs them).
+#pragma once
+
+#include <array>
+#include <functional>
+
+#include "framework/grid/decomposition.hpp"
+#include "framework/halo/halo_exchange.hpp"
+#include "framework/operators/linear_operator.hpp"
+#include "framework/problem/problem.hpp"
+
+namespace perksolve {
+
+template <class Real>
+class GridOperator final : public LinearOperator<Real> {
+ public:
+  // `coeffs` null => constant stencil `s`.
+  GridOperator(Backend<Real>& be, const Decomposition& d, const FieldLayout& layout, Stencil s, FieldPtr<Real> coeffs);
+
+  Backend<Real>& backend() const override { return be_; }
+  const FieldLayout& layout() const override { return layout_; }
+  void apply(Field<Real>& x, Field<Real>& y) override;
+  void residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) override;
+  void diagonal(Field<Real>& d) override;
+  double jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) override;
+  std::string describe() const override;
+  double nnz_per_row() const override { return stencil_.size(); }
+
+  // r = b - A x with the problem's (false) or homogeneous (true) boundary values.
+  void residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous);
+  // Red-black Gauss-Seidel half sweep on `color` (refreshes x's ghosts first).
+  void gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous = false);
+  void update_ghosts(Field<Real>& f, bool homogeneous) { halo_.update(f, homogeneous); }
+  const Stencil& stencil() const { return stencil_; }
+  bool variable() const { return coeffs_ != nullptr; }
+  const Decomposition& decomposition() const { return decomp_; }
+
+ private:
+  Backend<Real>& be_;
+  const Decomposition& decomp_;
+  FieldLayout layout_;
+  Stencil stencil_;
+  FieldPtr<Real> coeffs_;
+  HaloExchange<Real> halo_;
+};
+
+// The operator of a problem on `decomp`'s grid (which may be a multigrid level: the stencil then
+// comes from setup.operator_on and variable coefficients from setup.coefficient on that grid).
+// `fine` says whether the grid is the problem's own grid (setup.op is then used as it is).
+template <class Real>
+std::unique_ptr<GridOperator<Real>> make_grid_operator(Backend<Real>& be, const Decomposition& decomp,
+                                                       const FieldLayout& layout, const ProblemSetup& setup, bool fine);
+
+}  // namespace perksolve

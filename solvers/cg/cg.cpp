@@ -1,0 +1,180 @@
+// Conjugate gradients with a pluggable preconditioner (none, Jacobi / diagonal, geometric multigrid).
+// Per iteration: one operator application, the p.Ap reduction, and one fused reduction for the
+// residual norm (unpreconditioned: fused into the x / r update; preconditioned: r.z and r.r in one
+// dot2). Breakdown (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "framework/operators/grid_operator.hpp"
+#include "framework/solver/solver.hpp"
+#include "framework/util/log.hpp"
+#include "solvers/multigrid/mg_config.hpp"
+#include "solvers/multigrid/multigrid.hpp"
+
+namespace perksolve {
+namespace {
+
+class ConjugateGradient final : public SolverBase<ConjugateGradient> {
+ public:
+  ConjugateGradient(std::string pc, MultigridConfig mg, long check_every, bool quiet)
+      : pc_(std::move(pc)), mg_(std::move(mg)), check_every_(check_every), quiet_(quiet) {}
+
+  template <class Real>
+  SolveResult run(System<Real>& sys) {
+    if (!sys.A) throw std::invalid_argument("cg: the run set-up gave no linear operator");
+    LinearOperator<Real>& A = *sys.A;
+    Backend<Real>& be = sys.backend;
+    FieldPtr<Real> r = A.create_vector(), p = A.create_vector(), q = A.create_vector(), z, d;
+    be.fill(*r, Real(0));
+    be.fill(*p, Real(0));
+    be.fill(*q, Real(0));
+    std::unique_ptr<Multigrid<Real>> mg;
+    if (pc_ != "none") {
+      z = A.create_vector();
+      be.fill(*z, Real(0));
+    }
+    if (pc_ == "jacobi") {
+      d = A.create_vector();
+      A.diagonal(*d);
+    } else if (pc_ == "multigrid") {
+      auto* g = dynamic_cast<GridOperator<Real>*>(&A);
+      if (!g)
+        throw std::invalid_argument("cg: the multigrid preconditioner needs a structured-grid problem (not an assembled "
+                                    "matrix); use [solver.preconditioner] type = \"jacobi\"");
+      mg = std::make_unique<Multigrid<Real>>(mg_, *g, sys.problem, sys.timers);
+      if (!quiet_) log::info(mg->describe());
+    }
+    auto precondition = [&](const Field<Real>& res, Field<Real>& out) {
+      Timers::Scope t(sys.timers, "preconditioner");
+      if (pc_ == "jacobi") be.diag_scale_add(Real(1), res, *d, Real(0), out);
+      else mg->precondition(res, out);
+    };
+    const double cells = static_cast<double>(A.layout().owned_size());
+    const double apply_bytes = (A.nnz_per_row() > 0 ? 2.0 : 2.0) * sizeof(Real) * cells;
+
+    // Checkpoint state: iterate, residual, search direction, and the carried scalars.
+    SolverState<Real> state;
+    state.fields = {{"x", &sys.x}, {"r", r.get()}, {"p", p.get()}};
+    state.scalars = {{"rz", 0.0}, {"rr", 0.0}, {"initial_residual", 0.0}};
+    IterationState st;
+    long k = 0;
+    double rz = 0.0, rr = 0.0;
+    if (sys.observer && sys.observer->restore(state)) {
+      k = state.iteration;
+      rz = *state.scalar("rz");
+      rr = *state.scalar("rr");
+      st.initial_residual = *state.scalar("initial_residual");
+    } else {
+      A.residual(sys.b, sys.x, *r);
+      if (pc_ == "none") {
+        rr = be.dot(*r, *r);
+        rz = rr;
+        be.copy(*r, *p);
+      } else {
+        precondition(*r, *z);
+        const auto dots = be.dot2(*r, *z, *r, *r);
+        rz = dots[0], rr = dots[1];
+        be.copy(*z, *p);
+      }
+    }
+
+    Stopwatch clock;
+    SolveResult result;
+    for (;; ++k) {
+      st.iteration = k;
+      st.residual = std::sqrt(rr);
+      if (k == 0) st.initial_residual = st.residual;
+      st.elapsed_s = clock.seconds();
+      if (k % check_every_ == 0 || !std::isfinite(rr)) {
+        sys.monitor.iteration(st);
+        result.reason = sys.stop.check(st);
+        if (result.reason != StopReason::none) break;
+      }
+      {
+        Timers::Scope t(sys.timers, "operator_apply", cells, apply_bytes);
+        A.apply(*p, *q);
+      }
+      const double pq = be.dot(*p, *q);
+      if (!(pq > 0.0) || !std::isfinite(pq)) {
+        if (!quiet_)
+          log::info(fmt::format("cg: warning: breakdown at iteration {}: p.Ap = {:.6e} (the operator or preconditioner is not "
+                                "symmetric positive definite)", k, pq));
+        result.reason = StopReason::breakdown;
+        break;
+      }
+      const double alpha = rz / pq;
+      {
+        Timers::Scope t(sys.timers, "cg_update", cells, 5.0 * sizeof(Real) * cells);
+        rr = be.cg_update(static_cast<Real>(alpha), *p, *q, sys.x, *r);
+      }
+      double rz_new = rr;
+      if (pc_ != "none") {
+        precondition(*r, *z);
+        const auto dots = be.dot2(*r, *z, *r, *r);
+        rz_new = dots[0];
+        rr = dots[1];
+        if (!(rz_new > 0.0) && rr > 0.0) {
+          if (!quiet_)
+            log::info(fmt::format("cg: warning: breakdown at iteration {}: r.z = {:.6e} (the preconditioner is not positive "
+                                  "definite)", k + 1, rz_new));
+          st.iteration = k + 1;
+          st.residual = std::sqrt(rr);
+          result.reason = StopReason::breakdown;
+          break;
+        }
+      }
+      const double beta = rz_new / rz;
+      be.axpby(Real(1), pc_ == "none" ? *r : *z, static_cast<Real>(beta), *p);
+      rz = rz_new;
+      if (sys.observer) {
+        state.iteration = k + 1;
+        *state.scalar("rz") = rz;
+        *state.scalar("rr") = rr;
+        *state.scalar("initial_residual") = st.initial_residual;
+        if (sys.observer->after_iteration(state, st)) {
+          st.iteration = k + 1;
+          st.residual = std::sqrt(rr);
+          result.reason = StopReason::interrupted;
+          break;
+        }
+      }
+    }
+    result.iterations = st.iteration;
+    result.initial_residual = st.initial_residual;
+    result.final_residual = st.residual;
+    result.seconds = clock.seconds();
+    sys.monitor.finish(st, result.reason);
+    return result;
+  }
+
+ private:
+  std::string pc_;
+  MultigridConfig mg_;
+  long check_every_;
+  bool quiet_;
+};
+
+PERKSOLVE_REGISTER_SOLVER(SolverInfo{
+    "cg",
+    "conjugate gradients; preconditioner from [solver.preconditioner] (none, jacobi, multigrid)",
+    {},
+    [](const config::Deck& deck) -> std::unique_ptr<Solver> {
+      const std::string pc =
+          deck.has("solver.preconditioner.type") ? deck.get_string("solver.preconditioner.type") : std::string("none");
+      MultigridConfig mg;
+      if (pc == "multigrid") {
+        mg = multigrid_config_from_deck(deck, "solver.preconditioner");
+        const auto [key, why] = multigrid_symmetry_problem(mg);
+        if (!why.empty()) {
+          const std::string full = "solver.preconditioner." + key;
+          throw deck.error_at(deck.has(full) ? full : "solver.preconditioner.type",
+                              "this multigrid set-up is not a valid CG preconditioner: " + why);
+        }
+      }
+      return std::make_unique<ConjugateGradient>(pc, mg, deck.get_int("solver.stop.check_every"),
+                                                 deck.get_bool("monitor.quiet"));
+    }});
+
+}  // namespace
+}  // namespace perksolve

@@ -1,0 +1,55 @@
+// Geometric multigrid on the structured grids (AMReX MLMG-like split: the level operators are
+// GridOperators rediscretised by the problem; this class is the cycle driver). Levels keep the fine
+// rank grid while every rank keeps at least two cells per axis; below that the coarse levels are
+// agglomerated onto fewer ranks (a sub-communicator). Level-to-level transfers go through a
+// "shadow" coarse field aligned with the fine blocks plus a box redistribution, so any coarse
+// decomposition works.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "framework/grid/decomposition.hpp"
+#include "framework/operators/grid_operator.hpp"
+#include "framework/util/timers.hpp"
+#include "solvers/multigrid/mg_config.hpp"
+
+namespace perksolve {
+
+template <class Real>
+class Multigrid {
+ public:
+  // `fine` is the problem's operator on its grid (borrowed). Throws std::invalid_argument with a
+  // clear message when the grid cannot be coarsened or the problem gives no rediscretisation.
+  Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine, const ProblemSetup& setup, Timers& timers);
+  ~Multigrid();
+
+  // One cycle (cfg.cycle) improving x for A x = b with the problem's boundary values.
+  void cycle(const Field<Real>& b, Field<Real>& x);
+  // Full multigrid from the guess x: residual equation restricted to every level, solved on the
+  // coarsest, then interpolated up with one cycle per level.
+  void fmg(const Field<Real>& b, Field<Real>& x);
+  // Preconditioner: z = B r, one cycle from z = 0 with homogeneous boundary values.
+  void precondition(const Field<Real>& r, Field<Real>& z);
+
+  int levels() const { return static_cast<int>(levels_.size()); }
+  std::string describe() const;  // one line per level
+
+  struct Level;
+
+ private:
+  void run_cycle(int l, const std::string& type);
+  void smooth(int l, long sweeps, bool post);
+  void coarse_solve(int l);
+  void restrict_residual(int l);      // r_l -> b_{l+1}
+  void prolongate_correction(int l);  // x_l += P x_{l+1}
+  void restrict_field(int l, Field<Real>& fine_field);  // any level-l field -> b_{l+1}
+
+  MultigridConfig cfg_;
+  const ProblemSetup& setup_;
+  Timers& timers_;
+  std::vector<std::unique_ptr<Level>> levels_;
+};
+
+}  // namespace perksolve
