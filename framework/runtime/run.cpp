@@ -13,6 +13,7 @@
 #include "framework/halo/halo_exchange.hpp"
 #include "framework/operators/grid_operator.hpp"
 #include "framework/runtime/matrix_run.hpp"
+#include "solvers/multigrid/mg_config.hpp"
 #include "framework/io/checkpoint.hpp"
 #include "framework/io/io_options.hpp"
 #include "framework/io/run_output.hpp"
@@ -197,6 +198,7 @@ int perksolve_main(int argc, char** argv) {
   int code = exit_converged;
   try {
     config::register_core_schema();
+    register_multigrid_tables();  // [solver.preconditioner*], [solver.smoother], [solver.coarse]
     io::register_io_schema();
     register_kokkos_backend();  // further backends are registered by the executable before this
     for (const auto& p : cl->plugins) load_plugin(p);

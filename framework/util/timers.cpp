@@ -15,6 +15,10 @@ void Timers::add(const std::string& name, double seconds, double cells, double b
   it->second.bytes += bytes;
 }
 
+void Timers::declare(const std::string& name) {
+  if (entries_.try_emplace(name).second) order_.push_back(name);
+}
+
 std::string Timers::table(MPI_Comm comm, const std::string& title) const {
   // Every rank must call this with the same timer names (the solvers time the same phases).
   std::string out = fmt::format("{}\n", title);

@@ -22,6 +22,9 @@ class Timers {
 
   // Adds one measured interval. `cells` and `bytes` describe the work of this rank.
   void add(const std::string& name, double seconds, double cells = 0.0, double bytes = 0.0);
+  // Creates the entry (0 calls) if absent, so that ranks which skip a phase (e.g. idle on an
+  // agglomerated multigrid level) still list it in the same order: table() needs equal names.
+  void declare(const std::string& name);
   const std::map<std::string, Entry>& entries() const { return entries_; }
   // Reduces over ranks (max time, summed cells/bytes) and prints the table on rank 0.
   std::string table(MPI_Comm comm, const std::string& title) const;

@@ -37,9 +37,10 @@ std::vector<Variant> coarse_variants() {
   return {
       Variant{"cg",
               "conjugate gradients on the coarsest level (gathered onto fewer ranks when it is small)",
-              {exclusive_min(with_range(key_real("rtol", 1e-10, "relative residual reduction of the coarse solve"), 0.0,
-                                        1.0)),
-               with_range(key_int("max_iterations", 1000, "iteration limit of the coarse solve"), 1, std::nullopt)}},
+              // Not named rtol / max_iterations: those belong to [solver.stop] and "did you mean" must find them.
+              {exclusive_min(with_range(key_real("tolerance", 1e-10, "relative residual reduction of the coarse solve"),
+                                        0.0, 1.0)),
+               with_range(key_int("iterations", 1000, "iteration limit of the coarse solve"), 1, std::nullopt)}},
       Variant{"smoother",
               "a fixed number of smoothing sweeps on the coarsest level",
               {with_range(key_int("sweeps", 20, "smoothing sweeps on the coarsest level"), 1, std::nullopt)}},
@@ -116,8 +117,8 @@ MultigridConfig multigrid_config_from_deck(const Deck& deck, const std::string& 
   const std::string ct = table + ".coarse";
   c.coarse.type = deck.has(ct + ".type") ? deck.get_string(ct + ".type") : std::string("cg");
   if (c.coarse.type == "cg") {
-    c.coarse.rtol = real_of(value_or_default(deck, ct, "cg", "rtol"));
-    c.coarse.max_iterations = std::get<long>(value_or_default(deck, ct, "cg", "max_iterations"));
+    c.coarse.rtol = real_of(value_or_default(deck, ct, "cg", "tolerance"));
+    c.coarse.max_iterations = std::get<long>(value_or_default(deck, ct, "cg", "iterations"));
   } else {
     c.coarse.sweeps = std::get<long>(value_or_default(deck, ct, "smoother", "sweeps"));
   }
@@ -162,10 +163,6 @@ void register_multigrid_tables() {
                             smoother_variants(), "solver.type", "multigrid"));
   r.add_table(variant_table("solver.coarse", "Coarsest-level solve of the multigrid solver (absent = cg).",
                             coarse_variants(), "solver.type", "multigrid"));
-}
-
-namespace {
-const bool registered = (register_multigrid_tables(), true);
 }
 
 }  // namespace perksolve

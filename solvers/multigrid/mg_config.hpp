@@ -47,7 +47,9 @@ MultigridConfig multigrid_config_from_deck(const config::Deck& deck, const std::
 // (relative to the multigrid table) to blame and the message; empty message if it is symmetric.
 std::pair<std::string, std::string> multigrid_symmetry_problem(const MultigridConfig& c);
 // Registers [solver.preconditioner], [solver.preconditioner.smoother], [solver.preconditioner.coarse],
-// [solver.smoother] and [solver.coarse] (idempotent).
+// [solver.smoother] and [solver.coarse] (idempotent). Called by perksolve_main (and test mains)
+// right after config::register_core_schema(), so that these tables follow the core ones in the
+// registry's order (--dry-run output, "did you mean" hints prefer [solver] / [solver.stop]).
 void register_multigrid_tables();
 
 }  // namespace perksolve

@@ -174,6 +174,7 @@ bool coarsen(const GridSpec& g, std::array<long, 3>& nc) {
 template <class Real>
 Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine, const ProblemSetup& setup, Timers& timers)
     : cfg_(cfg), setup_(setup), timers_(timers) {
+  for (const char* t : {"mg_smooth", "mg_transfer", "mg_coarse_solve"}) timers_.declare(t);
   const Decomposition& d0 = fine.decomposition();
   const GridSpec& g0 = d0.grid();
   if (!setup.operator_on)

@@ -7,6 +7,7 @@
 
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 #include "framework/config/schema.hpp"
+#include "solvers/multigrid/mg_config.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     perksolve::config::register_core_schema();
+    perksolve::register_multigrid_tables();
     perksolve::register_kokkos_backend();
     failed = RUN_ALL_TESTS();
   }
