@@ -280,9 +280,10 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   stream_ = s;
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
-  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), sizeof(double)));
-  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 2 * sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 2 * sizeof(double)));
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
+  if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV")) spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse : CudaSpmvPath::native;
 }
 
 template <class Real>
@@ -373,6 +374,21 @@ double CudaBackend<Real>::finish_partials(int count) {
   }
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   return *result_host_;
+}
+
+template <class Real>
+std::array<double, 2> CudaBackend<Real>::finish_partials2(int count) {
+  if (count <= 0) {
+    result_host_[0] = result_host_[1] = 0.0;
+  } else {
+    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, count, result_dev_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_ + kMaxPartials / 2, count, result_dev_ + 1);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 2 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  }
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return {result_host_[0], result_host_[1]};
 }
 
 template <class Real>

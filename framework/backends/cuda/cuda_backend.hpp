@@ -8,7 +8,9 @@
 // the offsets held in constant memory. docs/perf/two-load-stencils.md describes the kernels.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "framework/backend/backend.hpp"
@@ -32,6 +34,11 @@ class CudaField final : public Field<Real> {
 
 // Which stencil kernel the last stencil op ran (for tests and benchmarks).
 enum class CudaStencilPath { none, templated, templated_symmetric, generic };
+
+// CSR SpMV implementation (cuda_sparse.cu): the native vector-CSR kernel (a group of 2..32 lanes per
+// row, group size from the mean row length) or cuSPARSE's generic SpMV (CUSPARSE_SPMV_CSR_ALG2,
+// deterministic). The environment variable PERKSOLVE_CUDA_SPMV=native|cusparse sets the initial choice.
+enum class CudaSpmvPath { native, cusparse };
 
 template <class Real>
 class CudaBackend final : public Backend<Real> {
@@ -63,6 +70,25 @@ class CudaBackend final : public Backend<Real> {
   void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
   void fence() override;
 
+  // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
+  double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
+  std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                             const Field<Real>& v) override;
+  void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
+  void apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
+                         Field<Real>& out) override;
+  void residual_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& b, const Field<Real>& x,
+                    Field<Real>& r) override;
+  void stencil_coefficient(const Field<Real>& coeffs, int point, Field<Real>& d) override;
+  void gs_color_sweep(const Stencil& A, const Field<Real>* coeffs, const Field<Real>& b, Field<Real>& x, int color,
+                      long parity) override;
+  void restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) override;
+  void prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) override;
+  std::unique_ptr<SparseMatrix<Real>> create_sparse_matrix(const CsrBlock& block) override;
+  void sparse_gather(const SparseMatrix<Real>& A, const Field<Real>& x, Real* host) override;
+  void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) override;
+  void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) override;
+
   // ---- CUDA specifics --------------------------------------------------------------------------
   CUstream_st* stream() const { return stream_; }
   int device() const { return device_; }
@@ -75,12 +101,16 @@ class CudaBackend final : public Backend<Real> {
   // variable PERKSOLVE_CUDA_TILES=two_load|wide sets the initial choice.
   void set_wide_tiles(bool on) { wide_tiles_ = on; }
   bool wide_tiles() const { return wide_tiles_; }
+  void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
+  CudaSpmvPath spmv_path() const { return spmv_path_; }
 
  private:
   enum class Mode { apply, residual, jacobi };
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                      Field<Real>& out);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
+  // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
+  std::array<double, 2> finish_partials2(int count);
   void ensure_staging(std::size_t bytes);
   void ensure_device_scratch(std::size_t bytes);
 
@@ -97,6 +127,7 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
+  CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
 };
 
 }  // namespace perksolve

@@ -1,0 +1,431 @@
+// Native CUDA solver kernels (issue 5): fused CG update, dot2, diagonal scaling, variable-coefficient
+// stencils, red-black Gauss-Seidel colours and the multigrid transfers. Semantics (and the order of
+// the floating-point operations per cell) follow the reference Kokkos backend
+// (framework/backends/kokkos/kokkos_backend.cpp); reductions accumulate in double per thread, then
+// per block, then over blocks in a fixed order (CudaBackend::finish_partials), then MPI.
+//
+// Compile-time budget: every kernel is instantiated for float and double only (~20 small kernels).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "framework/backends/cuda/cuda_ops.cuh"
+
+namespace perksolve {
+
+using cuda_detail::kMaxPartials;
+using namespace cuda_ops;
+
+namespace {
+
+// ---- BLAS-1 style -------------------------------------------------------------------------------------
+template <class Real>
+__global__ void __launch_bounds__(kThreads)
+    cg_update_kernel(Real alpha, const Real* __restrict__ p, const Real* __restrict__ q, Real* __restrict__ x,
+                     Real* __restrict__ r, long total, OwnedMap m, double* partials) {
+  double acc = 0.0;
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    x[n] += alpha * p[n];
+    const Real rn = r[n] - alpha * q[n];
+    r[n] = rn;
+    acc += static_cast<double>(rn) * static_cast<double>(rn);
+  }
+  const double s = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = s;
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kThreads)
+    dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u,
+                const Real* __restrict__ v, long total, OwnedMap m, double* partials) {
+  double a0 = 0.0, a1 = 0.0;
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    a0 += static_cast<double>(x[n]) * static_cast<double>(y[n]);
+    a1 += static_cast<double>(u[n]) * static_cast<double>(v[n]);
+  }
+  const double s0 = block_sum(a0);
+  const double s1 = block_sum(a1);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = s0;
+    partials[kMaxPartials / 2 + blockIdx.x] = s1;
+  }
+}
+
+// y = a r / d + b y; ADD == false: y is not read (it may hold garbage).
+template <class Real, bool ADD>
+__global__ void diag_scale_kernel(Real a, const Real* __restrict__ r, const Real* __restrict__ d, Real b,
+                                  Real* __restrict__ y, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    if constexpr (ADD)
+      y[n] = a * r[n] / d[n] + b * y[n];
+    else
+      y[n] = a * r[n] / d[n];
+  }
+}
+
+template <class Real>
+__global__ void gather_coeff_kernel(const Real* __restrict__ c, long base, Real* __restrict__ d, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    d[n] = c[base + n];
+  }
+}
+
+// ---- variable-coefficient stencils and Gauss-Seidel ------------------------------------------------
+constexpr int kMaxVarPoints = 128;  // a 3D box of radius 2 has 125 points
+template <class Real>
+struct VarStencil {
+  int np = 0;
+  int centre = 0;
+  long off[kMaxVarPoints];
+  Real cf[8];  // constant coefficients (Gauss-Seidel with a constant stencil: <= 7 points)
+};
+
+template <class Real>
+VarStencil<Real> make_var_stencil(const Stencil& s, const FieldLayout& l, bool with_coeffs) {
+  if (s.size() > kMaxVarPoints)
+    throw std::logic_error("cuda backend: stencil '" + s.name + "' has more than " + std::to_string(kMaxVarPoints) +
+                           " points (variable-coefficient kernels)");
+  VarStencil<Real> v{};
+  v.np = s.size();
+  for (int p = 0; p < v.np; ++p) {
+    const Offset o = s.offsets[p];
+    const int d[3] = {o.dx, o.dy, o.dz};
+    for (int a = 0; a < 3; ++a)
+      if (std::abs(d[a]) > l.ghost[a])
+        throw std::logic_error("stencil '" + s.name + "' reaches " + std::to_string(std::abs(d[a])) +
+                               " cells along axis " + std::to_string(a) + " but the field has ghost width " +
+                               std::to_string(l.ghost[a]));
+    v.off[p] = o.dx + o.dy * l.stride_y() + o.dz * l.stride_z();
+  }
+  if (with_coeffs) {
+    if (v.np > 8) throw std::logic_error("cuda backend: constant Gauss-Seidel stencil with more than 8 points");
+    for (int p = 0; p < v.np; ++p) v.cf[p] = static_cast<Real>(s.coeffs[p]);
+  }
+  return v;
+}
+
+// out = sum_p c[n + p L] in[n + off_p] (RESIDUAL: out = b - that). Rows of the owned box along grid.y.
+template <class Real, bool RESIDUAL>
+__global__ void stencil_var_kernel(const VarStencil<Real> st, const Real* __restrict__ c, const Real* __restrict__ b,
+                                   const Real* __restrict__ x, Real* __restrict__ out, FieldLayout l, long L) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= l.n[0]) return;
+  const long rows = static_cast<long>(l.n[1]) * l.n[2];
+  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
+    const int j = static_cast<int>(row % l.n[1]);
+    const int k = static_cast<int>(row / l.n[1]);
+    const long n = l.index(i, j, k);
+    Real acc = 0;
+    for (int p = 0; p < st.np; ++p) acc += c[n + p * L] * x[n + st.off[p]];
+    if constexpr (RESIDUAL)
+      out[n] = b[n] - acc;
+    else
+      out[n] = acc;
+  }
+}
+
+// One colour of red-black Gauss-Seidel: thread t of a row updates i = i0 + 2 t, the cells of colour `want`.
+template <class Real, bool VAR>
+__global__ void gs_color_kernel(const VarStencil<Real> st, const Real* __restrict__ c, const Real* __restrict__ b,
+                                Real* __restrict__ x, FieldLayout l, long L, int want) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const long rows = static_cast<long>(l.n[1]) * l.n[2];
+  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
+    const int j = static_cast<int>(row % l.n[1]);
+    const int k = static_cast<int>(row / l.n[1]);
+    const int i = ((want - ((j + k) & 1)) & 1) + 2 * t;
+    if (i >= l.n[0]) continue;
+    const long n = l.index(i, j, k);
+    Real ax = 0;
+    for (int p = 0; p < st.np; ++p) ax += (VAR ? c[n + p * L] : st.cf[p]) * x[n + st.off[p]];
+    const Real diag = VAR ? c[n + st.centre * L] : st.cf[st.centre];
+    x[n] += (b[n] - ax) / diag;
+  }
+}
+
+// ---- multigrid transfers ------------------------------------------------------------------------------
+struct TransferArgs {
+  FieldLayout lf, lc;
+  int s0, s1, s2;
+  int rz;  // 1 in 3D, 0 in 2D
+};
+
+// Vertex-centred full weighting (1/4, 1/2, 1/4 per axis); one coarse cell per thread.
+template <class Real>
+__global__ void restrict_fw_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
+  const FieldLayout& lc = a.lc;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= lc.n[0]) return;
+  const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
+  const int rz = a.rz;
+  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
+    const int j = static_cast<int>(row % lc.n[1]);
+    const int k = static_cast<int>(row / lc.n[1]);
+    const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
+    Real acc = 0;
+    for (int dz = -rz; dz <= rz; ++dz) {
+      const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
+      for (int dy = -1; dy <= 1; ++dy) {
+        const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
+        for (int dx = -1; dx <= 1; ++dx) {
+          const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
+          acc += wx * wy * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
+        }
+      }
+    }
+    cv[lc.index(i, j, k)] = acc;
+  }
+}
+
+// Cell-centred: transpose of linear interpolation (1/8, 3/8, 3/8, 1/8 per axis).
+template <class Real>
+__global__ void restrict_cc_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
+  const FieldLayout& lc = a.lc;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= lc.n[0]) return;
+  const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
+  const int rz = a.rz;
+  const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
+  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
+    const int j = static_cast<int>(row % lc.n[1]);
+    const int k = static_cast<int>(row / lc.n[1]);
+    const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
+    Real acc = 0;
+    for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
+      const Real wz = rz ? w[dz + 1] : Real(1);
+      for (int dy = -1; dy <= 2; ++dy)
+        for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
+    }
+    cv[lc.index(i, j, k)] = acc;
+  }
+}
+
+// The (up to two) coarse neighbours of fine local index t (relative to the shift) along one axis.
+__device__ __forceinline__ int coarse_support(bool vertex, int t, int* idx, double* w) {
+  const int m = t >> 1;  // floor(t / 2)
+  if (vertex) {
+    if ((t & 1) == 0) {
+      idx[0] = m;
+      w[0] = 1.0;
+      return 1;
+    }
+    idx[0] = m;
+    idx[1] = m + 1;
+    w[0] = w[1] = 0.5;
+    return 2;
+  }
+  idx[0] = m;
+  w[0] = 0.75;
+  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
+  w[1] = 0.25;
+  return 2;
+}
+
+// fine += P coarse; one fine owned cell per thread.
+template <class Real>
+__global__ void prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex) {
+  const FieldLayout& lf = a.lf;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= lf.n[0]) return;
+  const long rows = static_cast<long>(lf.n[1]) * lf.n[2];
+  int ix[2];
+  double wx[2];
+  const int nx = coarse_support(vertex, i - a.s0, ix, wx);
+  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
+    const int j = static_cast<int>(row % lf.n[1]);
+    const int k = static_cast<int>(row / lf.n[1]);
+    int iy[2], iz[2] = {0, 0};
+    double wy[2], wz[2] = {1.0, 0.0};
+    const int ny = coarse_support(vertex, j - a.s1, iy, wy);
+    const int nz = a.rz ? coarse_support(vertex, k - a.s2, iz, wz) : 1;
+    Real acc = 0;
+    for (int cz = 0; cz < nz; ++cz)
+      for (int cy = 0; cy < ny; ++cy)
+        for (int cx = 0; cx < nx; ++cx)
+          acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * cv[a.lc.index(ix[cx], iy[cy], iz[cz])];
+    fv[lf.index(i, j, k)] += acc;
+  }
+}
+
+void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points, const char* op) {
+  if (coeffs.n[0] != l.size() || coeffs.n[1] != points)
+    throw std::logic_error(std::string("cuda backend: coefficient field of the wrong shape passed to ") + op);
+}
+
+}  // namespace
+
+// ---- CudaBackend members ------------------------------------------------------------------------------
+template <class Real>
+double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                    Field<Real>& r) {
+  require_same_layout(p.layout(), q.layout(), "cg_update");
+  require_same_layout(p.layout(), x.layout(), "cg_update");
+  require_same_layout(p.layout(), r.layout(), "cg_update");
+  const FieldLayout& l = p.layout();
+  const long total = l.owned_size();
+  int blocks = 0;
+  if (total > 0) {
+    blocks = std::min(grid_for(total, sm_count_), kMaxPartials / 2);
+    cg_update_kernel<Real><<<blocks, kThreads, 0, stream_>>>(alpha, as_cuda(p).data(), as_cuda(q).data(),
+                                                             as_cuda(x).data(), as_cuda(r).data(), total,
+                                                             owned_map(l), partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("cg_update_kernel");
+  }
+  return this->allreduce_sum(finish_partials(blocks));
+}
+
+template <class Real>
+std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                                              const Field<Real>& v) {
+  require_same_layout(x.layout(), y.layout(), "dot2");
+  require_same_layout(x.layout(), u.layout(), "dot2");
+  require_same_layout(x.layout(), v.layout(), "dot2");
+  const FieldLayout& l = x.layout();
+  const long total = l.owned_size();
+  int blocks = 0;
+  if (total > 0) {
+    blocks = std::min(grid_for(total, sm_count_), kMaxPartials / 2);
+    dot2_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(),
+                                                        as_cuda(v).data(), total, owned_map(l), partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("dot2_kernel");
+  }
+  const std::array<double, 2> local = finish_partials2(blocks);
+  double global[2] = {0.0, 0.0};  // one MPI reduction for both (as the Kokkos backend)
+  MPI_Allreduce(local.data(), global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
+  return {global[0], global[1]};
+}
+
+template <class Real>
+void CudaBackend<Real>::diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) {
+  require_same_layout(r.layout(), d.layout(), "diag_scale_add");
+  require_same_layout(r.layout(), y.layout(), "diag_scale_add");
+  const FieldLayout& l = r.layout();
+  const long total = l.owned_size();
+  if (total <= 0) return;
+  const int blocks = grid_for(total, sm_count_);
+  if (b == Real(0))
+    diag_scale_kernel<Real, false><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(r).data(), as_cuda(d).data(), b,
+                                                                     as_cuda(y).data(), total, owned_map(l));
+  else
+    diag_scale_kernel<Real, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(r).data(), as_cuda(d).data(), b,
+                                                                    as_cuda(y).data(), total, owned_map(l));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("diag_scale_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
+                                          Field<Real>& out) {
+  require_same_layout(in.layout(), out.layout(), "apply_stencil_var");
+  const FieldLayout& l = in.layout();
+  require_coeffs(coeffs.layout(), l, shape.size(), "apply_stencil_var");
+  const VarStencil<Real> st = make_var_stencil<Real>(shape, l, false);
+  if (l.owned_size() <= 0) return;
+  const RowLaunch rl = row_launch(l);
+  stencil_var_kernel<Real, false><<<rl.grid, rl.block, 0, stream_>>>(st, as_cuda(coeffs).data(), nullptr,
+                                                                     as_cuda(in).data(), as_cuda(out).data(), l, l.size());
+  PERKSOLVE_CUDA_CHECK_LAUNCH("stencil_var_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::residual_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& b,
+                                     const Field<Real>& x, Field<Real>& r) {
+  require_same_layout(b.layout(), x.layout(), "residual_var");
+  require_same_layout(x.layout(), r.layout(), "residual_var");
+  const FieldLayout& l = x.layout();
+  require_coeffs(coeffs.layout(), l, shape.size(), "residual_var");
+  const VarStencil<Real> st = make_var_stencil<Real>(shape, l, false);
+  if (l.owned_size() <= 0) return;
+  const RowLaunch rl = row_launch(l);
+  stencil_var_kernel<Real, true><<<rl.grid, rl.block, 0, stream_>>>(st, as_cuda(coeffs).data(), as_cuda(b).data(),
+                                                                    as_cuda(x).data(), as_cuda(r).data(), l, l.size());
+  PERKSOLVE_CUDA_CHECK_LAUNCH("stencil_var_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::stencil_coefficient(const Field<Real>& coeffs, int point, Field<Real>& d) {
+  const FieldLayout& l = d.layout();
+  if (coeffs.layout().n[0] != l.size() || point < 0 || point >= coeffs.layout().n[1])
+    throw std::logic_error("cuda backend: stencil_coefficient: coefficient field does not match");
+  const long total = l.owned_size();
+  if (total <= 0) return;
+  gather_coeff_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
+      as_cuda(coeffs).data(), static_cast<long>(point) * l.size(), as_cuda(d).data(), total, owned_map(l));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("gather_coeff_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::gs_color_sweep(const Stencil& A, const Field<Real>* coeffs, const Field<Real>& b,
+                                       Field<Real>& x, int color, long parity) {
+  if (A.shape.kind != ShapeKind::star || A.radius() != 1)
+    throw std::invalid_argument("red-black Gauss-Seidel needs a star stencil of radius 1 (5-/7-point); operator '" +
+                                A.name + "' couples cells of the same colour");
+  require_same_layout(b.layout(), x.layout(), "gs_color_sweep");
+  const FieldLayout& l = x.layout();
+  const bool var = coeffs != nullptr;
+  if (var) require_coeffs(coeffs->layout(), l, A.size(), "gs_color_sweep");
+  VarStencil<Real> st = make_var_stencil<Real>(A, l, !var);
+  st.centre = A.center_index();
+  const int want = static_cast<int>(((color + parity) % 2 + 2) % 2);
+  if (l.owned_size() <= 0) return;
+  RowLaunch rl = row_launch(l);
+  rl.grid.x = static_cast<unsigned>(((l.n[0] + 1) / 2 + kRowThreads - 1) / kRowThreads);
+  if (var)
+    gs_color_kernel<Real, true><<<rl.grid, rl.block, 0, stream_>>>(st, as_cuda(*coeffs).data(), as_cuda(b).data(),
+                                                                   as_cuda(x).data(), l, l.size(), want);
+  else
+    gs_color_kernel<Real, false><<<rl.grid, rl.block, 0, stream_>>>(st, nullptr, as_cuda(b).data(), as_cuda(x).data(),
+                                                                    l, l.size(), want);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("gs_color_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) {
+  TransferArgs a{fine.layout(), coarse.layout(), m.shift[0], m.shift[1], m.shift[2], m.dim == 3 ? 1 : 0};
+  if (a.lc.owned_size() <= 0) return;
+  const RowLaunch rl = row_launch(a.lc);
+  if (m.centering == Centering::vertex)
+    restrict_fw_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(fine).data(), as_cuda(coarse).data(), a);
+  else
+    restrict_cc_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(fine).data(), as_cuda(coarse).data(), a);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("restrict_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) {
+  TransferArgs a{fine.layout(), coarse.layout(), m.shift[0], m.shift[1], m.shift[2], m.dim == 3 ? 1 : 0};
+  if (a.lf.owned_size() <= 0) return;
+  const RowLaunch rl = row_launch(a.lf);
+  prolongate_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(coarse).data(), as_cuda(fine).data(), a,
+                                                             m.centering == Centering::vertex);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
+}
+
+#define PERKSOLVE_CUDA_SOLVER_OPS(R)                                                                               \
+  template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
+  template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
+                                                      const Field<R>&);                                            \
+  template void CudaBackend<R>::diag_scale_add(R, const Field<R>&, const Field<R>&, R, Field<R>&);                 \
+  template void CudaBackend<R>::apply_stencil_var(const Stencil&, const Field<R>&, const Field<R>&, Field<R>&);    \
+  template void CudaBackend<R>::residual_var(const Stencil&, const Field<R>&, const Field<R>&, const Field<R>&,    \
+                                             Field<R>&);                                                           \
+  template void CudaBackend<R>::stencil_coefficient(const Field<R>&, int, Field<R>&);                              \
+  template void CudaBackend<R>::gs_color_sweep(const Stencil&, const Field<R>*, const Field<R>&, Field<R>&, int,   \
+                                               long);                                                              \
+  template void CudaBackend<R>::restrict_to_coarse(const TransferMap&, const Field<R>&, Field<R>&);                \
+  template void CudaBackend<R>::prolongate_add(const TransferMap&, const Field<R>&, Field<R>&);
+
+PERKSOLVE_CUDA_SOLVER_OPS(float)
+PERKSOLVE_CUDA_SOLVER_OPS(double)
+
+}  // namespace perksolve

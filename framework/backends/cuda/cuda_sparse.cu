@@ -1,0 +1,254 @@
+// Native CUDA sparse matrices (issue 5): the rank's CSR row block in device memory, the inspector's
+// send list, and two SpMV implementations selectable at run time (CudaBackend::set_spmv_path or
+// PERKSOLVE_CUDA_SPMV=native|cusparse):
+//   native   - vector CSR: a group of G lanes (G = 2..32, the power of two at or above the mean row
+//              length) per row, lane-strided partial sums, shuffle reduction; x entries < rows are
+//              read from the vector, halo columns from the ghost buffer (no copy of x).
+//   cusparse - cusparseSpMV (CUSPARSE_SPMV_CSR_ALG2, deterministic) on [x; ghosts] staged in one
+//              device vector; handle, descriptors and work buffer created on first use per matrix.
+// Semantics follow framework/backends/kokkos/kokkos_sparse.cpp.
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "framework/backends/cuda/cuda_ops.cuh"
+
+namespace perksolve {
+
+using namespace cuda_ops;
+
+namespace {
+
+void cusparse_check(cusparseStatus_t s, const char* what) {
+  if (s != CUSPARSE_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuSPARSE error in ") + what + ": " + cusparseGetErrorString(s));
+}
+#define PERKSOLVE_CUSPARSE_CHECK(expr) cusparse_check((expr), #expr)
+
+template <class T>
+T* device_copy(const std::vector<T>& h, cudaStream_t s) {
+  T* d = nullptr;
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d), std::max<std::size_t>(1, h.size()) * sizeof(T)));
+  if (!h.empty()) PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+  return d;
+}
+
+template <class Real>
+class CudaCsr final : public SparseMatrix<Real> {
+ public:
+  CudaCsr(const CsrBlock& b, cudaStream_t s)
+      : SparseMatrix<Real>(b.rows, b.ghost_cols, static_cast<long>(b.send_index.size()), static_cast<long>(b.val.size())) {
+    std::vector<int> rp(b.row_ptr.size());
+    for (std::size_t r = 0; r < rp.size(); ++r) rp[r] = static_cast<int>(b.row_ptr[r]);
+    std::vector<Real> v(b.val.size());
+    for (std::size_t e = 0; e < v.size(); ++e) v[e] = static_cast<Real>(b.val[e]);
+    row_ptr = device_copy(rp, s);
+    col = device_copy(b.col, s);
+    val = device_copy(v, s);
+    send = device_copy(b.send_index, s);
+    PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sendbuf), std::max(1L, this->send_count()) * sizeof(Real)));
+    PERKSOLVE_CUDA_CHECK(
+        cudaMalloc(reinterpret_cast<void**>(&xext), std::max(1L, b.rows + b.ghost_cols) * sizeof(Real)));
+    const double mean = b.rows > 0 ? static_cast<double>(b.val.size()) / static_cast<double>(b.rows) : 0.0;
+    group = 2;
+    while (group < 32 && group < mean) group *= 2;
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(s));  // host vectors above go out of scope
+  }
+  ~CudaCsr() override {
+    if (vec_y) cusparseDestroyDnVec(vec_y);
+    if (vec_x) cusparseDestroyDnVec(vec_x);
+    if (mat) cusparseDestroySpMat(mat);
+    if (handle) cusparseDestroy(handle);
+    for (void* p : {static_cast<void*>(row_ptr), static_cast<void*>(col), static_cast<void*>(val),
+                    static_cast<void*>(send), static_cast<void*>(sendbuf), static_cast<void*>(xext), work})
+      if (p) cudaFree(p);
+  }
+  std::string_view backend_name() const override { return "cuda"; }
+
+  int* row_ptr = nullptr;
+  int* col = nullptr;
+  Real* val = nullptr;
+  long* send = nullptr;
+  Real* sendbuf = nullptr;
+  Real* xext = nullptr;  // [x; ghosts]: ghosts only (native) or both (cuSPARSE)
+  int group = 32;
+  // cuSPARSE state (lazily created).
+  cusparseHandle_t handle = nullptr;
+  cusparseSpMatDescr_t mat = nullptr;
+  cusparseDnVecDescr_t vec_x = nullptr, vec_y = nullptr;
+  void* work = nullptr;
+};
+
+template <class Real>
+const CudaCsr<Real>& as_csr(const SparseMatrix<Real>& m) {
+  if (m.backend_name() != "cuda") throw std::logic_error("cuda backend was handed a sparse matrix of another backend");
+  return static_cast<const CudaCsr<Real>&>(m);
+}
+
+void require_vector(const FieldLayout& l, long rows, const char* op) {
+  if (l.size() != l.owned_size() || l.owned_size() != rows)
+    throw std::logic_error(std::string("cuda backend: ") + op + ": vector layout does not match the matrix rows");
+}
+
+bool is_pinned(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+template <class Real>
+__global__ void gather_kernel(const Real* __restrict__ x, const long* __restrict__ idx, Real* __restrict__ buf, long n) {
+  for (long s = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; s < n; s += static_cast<long>(gridDim.x) * blockDim.x)
+    buf[s] = x[idx[s]];
+}
+
+// Vector CSR: G lanes per row (G divides 32), rows strided over the grid.
+template <class Real, int G>
+__global__ void __launch_bounds__(kThreads)
+    csr_vector_kernel(const int* __restrict__ rp, const int* __restrict__ ci, const Real* __restrict__ v,
+                      const Real* __restrict__ x, const Real* __restrict__ xext, Real* __restrict__ y, int rows) {
+  const int lane = threadIdx.x & (G - 1);
+  const long groups = static_cast<long>(gridDim.x) * (blockDim.x / G);
+  const long gid = (blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x) / G;
+  const long warp_first = gid - (threadIdx.x & 31) / G;  // the loop condition is warp-uniform (full-mask shuffles)
+  for (long w = warp_first; w < rows; w += groups) {
+    const long r = w + (gid - warp_first);
+    Real acc = 0;
+    if (r < rows) {
+      const int end = rp[r + 1];
+      for (int e = rp[r] + lane; e < end; e += G) {
+        const int c = ci[e];
+        acc += v[e] * (c < rows ? x[c] : xext[c]);
+      }
+    }
+    for (int o = G / 2; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o, G);
+    if (lane == 0 && r < rows) y[r] = acc;
+  }
+}
+
+template <class Real>
+__global__ void csr_diagonal_kernel(const int* __restrict__ rp, const int* __restrict__ ci, const Real* __restrict__ v,
+                                    Real* __restrict__ d, int rows) {
+  for (long r = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; r < rows; r += static_cast<long>(gridDim.x) * blockDim.x) {
+    Real diag = 0;
+    for (int e = rp[r]; e < rp[r + 1]; ++e)
+      if (ci[e] == r) diag += v[e];
+    d[r] = diag;
+  }
+}
+
+template <class Real>
+void launch_native_spmv(const CudaCsr<Real>& A, const Real* x, Real* y, int sm_count, cudaStream_t s) {
+  const int rows = static_cast<int>(A.rows());
+  const long threads = static_cast<long>(rows) * A.group;
+  const int blocks = grid_for(threads, sm_count);
+  switch (A.group) {
+    case 2: csr_vector_kernel<Real, 2><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
+    case 4: csr_vector_kernel<Real, 4><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
+    case 8: csr_vector_kernel<Real, 8><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
+    case 16: csr_vector_kernel<Real, 16><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
+    default: csr_vector_kernel<Real, 32><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
+  }
+  PERKSOLVE_CUDA_CHECK_LAUNCH("csr_vector_kernel");
+}
+
+template <class Real>
+void launch_cusparse_spmv(CudaCsr<Real>& A, const Real* x, Real* y, cudaStream_t s) {
+  constexpr cudaDataType_t T = std::is_same_v<Real, double> ? CUDA_R_64F : CUDA_R_32F;
+  const long n = A.rows(), g = A.ghost_cols();
+  const Real one = 1, zero = 0;
+  if (A.handle == nullptr) {
+    PERKSOLVE_CUSPARSE_CHECK(cusparseCreate(&A.handle));
+    PERKSOLVE_CUSPARSE_CHECK(cusparseCreateCsr(&A.mat, n, n + g, A.nnz(), A.row_ptr, A.col, A.val, CUSPARSE_INDEX_32I,
+                                               CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, T));
+    PERKSOLVE_CUSPARSE_CHECK(cusparseCreateDnVec(&A.vec_x, n + g, A.xext, T));
+    PERKSOLVE_CUSPARSE_CHECK(cusparseCreateDnVec(&A.vec_y, n, y, T));
+    std::size_t bytes = 0;
+    PERKSOLVE_CUSPARSE_CHECK(cusparseSpMV_bufferSize(A.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A.mat, A.vec_x,
+                                                     &zero, A.vec_y, T, CUSPARSE_SPMV_CSR_ALG2, &bytes));
+    PERKSOLVE_CUDA_CHECK(cudaMalloc(&A.work, std::max<std::size_t>(bytes, 16)));
+  }
+  PERKSOLVE_CUSPARSE_CHECK(cusparseSetStream(A.handle, s));
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(A.xext, x, n * sizeof(Real), cudaMemcpyDeviceToDevice, s));
+  PERKSOLVE_CUSPARSE_CHECK(cusparseDnVecSetValues(A.vec_y, y));
+  PERKSOLVE_CUSPARSE_CHECK(cusparseSpMV(A.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A.mat, A.vec_x, &zero, A.vec_y,
+                                        T, CUSPARSE_SPMV_CSR_ALG2, A.work));
+}
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<SparseMatrix<Real>> CudaBackend<Real>::create_sparse_matrix(const CsrBlock& b) {
+  const long nnz = static_cast<long>(b.val.size());
+  if (static_cast<long>(b.row_ptr.size()) != b.rows + 1 || static_cast<long>(b.col.size()) != nnz)
+    throw std::logic_error("create_sparse_matrix: inconsistent CSR block");
+  if (nnz > INT_MAX || b.rows + b.ghost_cols > INT_MAX)
+    throw std::logic_error("cuda backend: create_sparse_matrix: more than 2^31 - 1 entries or columns per rank");
+  PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
+  return std::make_unique<CudaCsr<Real>>(b, stream_);
+}
+
+template <class Real>
+void CudaBackend<Real>::sparse_gather(const SparseMatrix<Real>& Am, const Field<Real>& x, Real* host) {
+  const CudaCsr<Real>& A = as_csr(Am);
+  require_vector(x.layout(), A.rows(), "sparse_gather");
+  const long n = A.send_count();
+  if (n == 0) return;
+  gather_kernel<Real><<<grid_for(n, sm_count_), kThreads, 0, stream_>>>(as_cuda(x).data(), A.send, A.sendbuf, n);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("gather_kernel");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(host, A.sendbuf, n * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::spmv(const SparseMatrix<Real>& Am, const Field<Real>& x, const Real* ghosts, Field<Real>& y) {
+  CudaCsr<Real>& A = const_cast<CudaCsr<Real>&>(as_csr(Am));
+  require_vector(x.layout(), A.rows(), "spmv");
+  require_vector(y.layout(), A.rows(), "spmv");
+  const long n = A.rows(), g = A.ghost_cols();
+  if (n == 0) return;
+  if (g > 0) {
+    // From pageable memory the copy has consumed the host buffer when it returns; from pinned memory
+    // it has not, so wait (the caller may reuse the buffer for the next receive).
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(A.xext + n, ghosts, g * sizeof(Real), cudaMemcpyHostToDevice, stream_));
+    if (is_pinned(ghosts)) PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  if (A.nnz() == 0) {
+    PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(as_cuda(y).data(), 0, n * sizeof(Real), stream_));
+    return;
+  }
+  if (spmv_path_ == CudaSpmvPath::cusparse)
+    launch_cusparse_spmv(A, as_cuda(x).data(), as_cuda(y).data(), stream_);
+  else
+    launch_native_spmv(A, as_cuda(x).data(), as_cuda(y).data(), sm_count_, stream_);
+}
+
+template <class Real>
+void CudaBackend<Real>::sparse_diagonal(const SparseMatrix<Real>& Am, Field<Real>& d) {
+  const CudaCsr<Real>& A = as_csr(Am);
+  require_vector(d.layout(), A.rows(), "sparse_diagonal");
+  const long n = A.rows();
+  if (n == 0) return;
+  csr_diagonal_kernel<Real><<<grid_for(n, sm_count_), kThreads, 0, stream_>>>(A.row_ptr, A.col, A.val,
+                                                                               as_cuda(d).data(), static_cast<int>(n));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("csr_diagonal_kernel");
+}
+
+#define PERKSOLVE_CUDA_SPARSE_OPS(R)                                                                      \
+  template std::unique_ptr<SparseMatrix<R>> CudaBackend<R>::create_sparse_matrix(const CsrBlock&);        \
+  template void CudaBackend<R>::sparse_gather(const SparseMatrix<R>&, const Field<R>&, R*);               \
+  template void CudaBackend<R>::spmv(const SparseMatrix<R>&, const Field<R>&, const R*, Field<R>&);       \
+  template void CudaBackend<R>::sparse_diagonal(const SparseMatrix<R>&, Field<R>&);
+
+PERKSOLVE_CUDA_SPARSE_OPS(float)
+PERKSOLVE_CUDA_SPARSE_OPS(double)
+
+}  // namespace perksolve
