@@ -9,8 +9,9 @@
 #     OUTDIR/stencil_bench.log    benchmark table
 #     OUTDIR/stencil_bench.json   benchmark records (device, date, git revision, command, one per case)
 #     OUTDIR/summary.txt          one line per step with its exit status
+#     OUTDIR/stencil_sweep.log    (RUNNER_SWEEP=1) kernel tuning sweep, see benchmarks/gpu/stencil_sweep.cu
 #
-# Environment: RUNNER_SANITIZE=0 skips compute-sanitizer; RUNNER_BENCH_ARGS adds benchmark arguments
+# Environment: RUNNER_SANITIZE=0 skips compute-sanitizer; RUNNER_SWEEP=1 runs the tuning sweep first; RUNNER_BENCH_ARGS adds benchmark arguments
 # (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
 # Exit status: non-zero when a test or a sanitizer run failed.
 set -uo pipefail
@@ -26,6 +27,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # libmpi_cxx ships with Debian/Ubuntu OpenMPI; use the bundled copy only if the system has none.
 if ! ldconfig -p 2>/dev/null | grep -q 'libmpi_cxx.so.40'; then
   export LD_LIBRARY_PATH="$HERE/lib/fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+# cuSPARSE (CSR SpMV vendor path) is not bundled: the CUDA toolkit's copy on the GPU machine is used.
+if [[ -d /usr/local/cuda/lib64 ]] && ! ldconfig -p 2>/dev/null | grep -q 'libcusparse.so'; then
+  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
 fi
 
 SUMMARY="$OUTDIR/summary.txt"
@@ -62,6 +68,10 @@ fi
 
 FILTER=${RUNNER_TEST_FILTER:-*}
 step test_gpu_backend "$OUTDIR/test_gpu_backend.log" 600 "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+# The test grids are small, so the automatic wide-tile choice takes the small tile in 3D: run the suite
+# once more with the large wide tile forced (PERKSOLVE_CUDA_WIDE_TILE=large), same log.
+step test_gpu_backend_large "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=large \
+  "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
 
 if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null; then
   # Short: the small-grid suites (every shape/op on ~16K cells); the large-grid cases are left out.
@@ -74,6 +84,17 @@ if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null
       compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$SFILTER" \
       || status=1
   done
+  step sanitizer-memcheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$SFILTER" || status=1
+  step sanitizer-racecheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
+    compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 "$BIN/test_gpu_backend" \
+    --gtest_filter='CudaBackendStencil.AllShapes*' || status=1
+fi
+
+if [[ "${RUNNER_SWEEP:-0}" != 0 && -x "$BIN/stencil_sweep" ]]; then
+  # Kernel tuning sweep (variants checked bit for bit against the reference tile); RUNNER_SWEEP_ARGS.
+  # shellcheck disable=SC2086
+  step stencil_sweep "$OUTDIR/stencil_sweep.log" 400 "$BIN/stencil_sweep" ${RUNNER_SWEEP_ARGS:-} || status=1
 fi
 
 if [[ -x "$BIN/stencil_bench" ]]; then

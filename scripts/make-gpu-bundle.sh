@@ -2,7 +2,7 @@
 # Build the CUDA backend, its GPU tests and the GPU stencil benchmark for sm_90 on a machine WITHOUT a
 # GPU (nvcc present), and produce a self-contained, relocatable folder:
 #
-#   BUNDLE/bin/     test_gpu_backend, stencil_bench (+ perksolve app when built with --cmake)
+#   BUNDLE/bin/     test_gpu_backend, stencil_bench, stencil_sweep (+ perksolve app when built with --cmake)
 #   BUNDLE/lib/     the non-system shared libraries they need (Debian's Kokkos/Trilinos, fmt, HDF5, ...)
 #   BUNDLE/lib/fallback/  libraries the GPU machine normally has (libmpi_cxx); the runner adds them only
 #                   when the system lacks them
@@ -62,6 +62,8 @@ build_standalone() {
     "kokkos_backend:cxx:framework/backends/kokkos/kokkos_backend.cpp"
     "kokkos_sparse:cxx:framework/backends/kokkos/kokkos_sparse.cpp"
     "cuda_backend:cu:framework/backends/cuda/cuda_backend.cu"
+    "cuda_solver_ops:cu:framework/backends/cuda/cuda_solver_ops.cu"
+    "cuda_sparse:cu:framework/backends/cuda/cuda_sparse.cu"
     "stencil_generic:cu:framework/backends/cuda/stencil_generic.cu"
     "stencil_3d_f64:cu:framework/backends/cuda/stencil_3d_f64.cu"
     "stencil_3d_f32:cu:framework/backends/cuda/stencil_3d_f32.cu"
@@ -70,6 +72,7 @@ build_standalone() {
     "test_gpu_backend:cxx:tests/gpu/test_gpu_backend.cpp"
     "gpu_test_main:cxx:tests/gpu/gpu_test_main.cpp"
     "stencil_bench:cu:benchmarks/gpu/stencil_bench.cu"
+    "stencil_sweep:cu:benchmarks/gpu/stencil_sweep.cu"
   )
   local running=0 fail=0
   for u in "${units[@]}"; do
@@ -99,6 +102,9 @@ build_standalone() {
   local CORE="$O/stencil.o $O/backend.o $O/grid.o"
   local CUDA="$O/cuda_backend.o $O/stencil_generic.o $O/stencil_3d_f64.o $O/stencil_3d_f32.o $O/stencil_2d_f64.o $O/stencil_2d_f32.o"
   local CUDART="-L$CUDA_HOME/lib64 -lcudart_static -ldl -lrt -lpthread"
+  # Optional backend units (present in newer trees): CG/multigrid kernels, CSR SpMV (+ cuSPARSE).
+  [[ -f "$O/cuda_solver_ops.o" ]] && CUDA="$CUDA $O/cuda_solver_ops.o"
+  if [[ -f "$O/cuda_sparse.o" ]]; then CUDA="$CUDA $O/cuda_sparse.o"; CUDART="-L$CUDA_HOME/lib64 -lcusparse $CUDART"; fi
   echo "  linking"
   local KOBJ="$O/kokkos_backend.o"
   [[ -f "$O/kokkos_sparse.o" ]] && KOBJ="$KOBJ $O/kokkos_sparse.o"
@@ -106,6 +112,10 @@ build_standalone() {
       $CUDART -Wl,--as-needed -ltrilinos_kokkoskernels -ltrilinos_kokkoscontainers -ltrilinos_kokkoscore -lgtest $MPI_LIBS
   g++ -o "$BUILD/bin/stencil_bench" "$O/stencil_bench.o" $CUDA $CORE $CUDART -Wl,--as-needed $MPI_LIBS
   BINS=("$BUILD/bin/test_gpu_backend" "$BUILD/bin/stencil_bench")
+  if [[ -f "$O/stencil_sweep.o" ]]; then  # kernel tuning sweep (benchmarks/gpu/stencil_sweep.cu)
+    g++ -o "$BUILD/bin/stencil_sweep" "$O/stencil_sweep.o" "$O/stencil.o" $CUDART
+    BINS+=("$BUILD/bin/stencil_sweep")
+  fi
 }
 
 build_cmake() {
@@ -137,7 +147,7 @@ is_system_lib() {
     libcuda.so*|libnvidia*|libz.so*|libudev.so*|libmpi.so*|libopen-pal.so*|libopen-rte.so*|libhwloc.so*|\
     libevent*|libutil.so*|libresolv.so*|libnl-*|libibverbs*|librdmacm*|libpsm*|libfabric*|libucp*|libucs*|libuct*|\
     libpmix*|libmunge*|libcap.so*|libsystemd*|liblzma*|libzstd*|libgcrypt*|libgpg-error*|liblz4*|libcrypto*|libssl*|\
-    libxml2*|libicu*|libnuma*) return 0 ;;
+    libxml2*|libicu*|libnuma*|libcusparse.so*|libnvJitLink.so*|libcublas*.so*) return 0 ;;
   esac
   return 1
 }

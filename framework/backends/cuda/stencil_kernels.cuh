@@ -24,6 +24,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include <type_traits>
 
@@ -92,44 +94,119 @@ struct StreamGeo {
   }
 };
 
-// Tile configuration. WIDE = false: the Krotkiewski-Dabrowski two-load tile (one output per thread
-// and plane; loaded tile = 2 x threads). WIDE = true: a wider tile in which every thread computes
-// MX x MY outputs per plane (MX interleaved columns, MY consecutive rows), trading the exact
-// two-load mapping for a smaller halo fraction and fewer per-output instructions (see
-// docs/perf/two-load-stencils.md). Valid for radius <= one sector in elements (3D).
-template <class Real, ShapeSpec S, bool WIDE, bool HASB = false>
+// Tuning knobs of one kernel variant (compile time; a type, because nvcc 13's host-stub generator
+// cannot spell class-type non-type template arguments of kernels):
+//   BXT x BYT threads, each computing MX (interleaved, stride BXT) x MY (consecutive rows) outputs per
+//   plane; NS shared-memory stages (NS - 1 planes in flight; 0 = automatic); MINB = minimum resident
+//   blocks per SM promised to the compiler (__launch_bounds__, caps the registers); VEC = 1 (2): 16-byte
+//   cp.async.cg (.ca) of the tile rows (the row window is aligned down to 16 bytes and the per-row shift is
+//   applied when reading shared memory); STCS = streaming (evict-first) stores of the output;
+//   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D).
+template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
+          int IPB_ = 0>
+struct Tune {
+  static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_;
+  static constexpr bool VEC = VEC_ != 0, VEC_CA = VEC_ == 2;  // 1: cp.async.cg (L1 bypass), 2: .ca
+  static constexpr bool STCS = STCS_;
+};
+
+// Tile configuration derived from a Tune.
+template <class Real, ShapeSpec S, class T, bool HASB>
 struct TileCfg {
   static constexpr int R = S.radius;
   static constexpr bool D3 = S.dim == 3;
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr int SECTOR = 32 / static_cast<int>(sizeof(Real));
-  static constexpr int HX = ((R + SECTOR - 1) / SECTOR) * SECTOR;
+  static constexpr int HX = ((R + SECTOR - 1) / SECTOR) * SECTOR;  // sector-wide x halo (scalar loads)
   static constexpr int HY = D3 ? R : 0;
-  // wide 3D: fp64 64x16 outputs (64x4 threads), fp32 128x16 outputs (128x2 threads); halved MY for
-  // kernels that also stream b through shared memory. wide 2D: 512 (fp64) / 1024 (fp32) columns.
-  static constexpr int BXT = D3 ? (WIDE ? (F64 ? 64 : 128) : (F64 ? 24 : 32)) : 256;  // threads along x
-  static constexpr int BYT = D3 ? (WIDE ? (F64 ? 4 : 2) : (F64 ? 4 * R : 6 * R)) : 1;  // threads along y
-  static constexpr int MX = D3 ? 1 : (WIDE ? (F64 ? 2 : 4) : 1);                      // outputs per thread, x
-  static constexpr int MY = D3 ? (WIDE ? (F64 ? 4 : 8) / (HASB ? 2 : 1) : 1) : 1;    // outputs per thread, y
+  static constexpr int BXT = T::BXT, BYT = T::BYT, MX = T::MX, MY = T::MY;
   static constexpr int BX = BXT * MX;
   static constexpr int BY = BYT * MY;
   static constexpr int NT = BXT * BYT;
+  static constexpr bool VEC = T::VEC;
+  static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
+  // Scalar loads: the window of a row is [x0 - HX, x0 + BX + HX) (sector aligned when the rows are).
+  // 16-byte loads: [x0 - R - m, ...) with m = the 16-byte misalignment of x0 - R (0 <= m < V), TWL wide.
+  static constexpr int HXL = VEC ? R : HX;
   static constexpr int TW = BX + 2 * HX;
+  static constexpr int TWL = VEC ? ((BX + 2 * R + V - 1 + V - 1) / V) * V : TW;
+  static constexpr int NCH = TWL / V;  // load units per row
   static constexpr int TH = BY + 2 * HY;
-  static constexpr int LOADS = (TW * TH + NT - 1) / NT;
-  static constexpr bool EXACT = TW * TH == LOADS * NT;
-  // Shared row stride: make a warp's compute-phase reads bank-conflict free (row-major thread
-  // index -> SW congruent to BXT modulo the 128-byte bank period).
+  static constexpr int NLOAD = TH * NCH;
+  static constexpr int LOADS = (NLOAD + NT - 1) / NT;
+  static constexpr bool EXACT = NLOAD == LOADS * NT;
+  // Shared row stride: a warp's compute-phase reads are bank-conflict free when consecutive threads
+  // read consecutive words (row-major thread index -> SW congruent to BXT modulo the bank period).
   static constexpr int PERIOD = 128 / static_cast<int>(sizeof(Real));
-  static constexpr int SW = (BXT % PERIOD == 0 || BYT == 1) ? TW : TW + (((BXT - TW) % PERIOD) + PERIOD) % PERIOD;
-  // Shared-memory ring depth (NS-1 planes in flight), kept within the 48 KB static limit.
-  static constexpr int STAGE_BYTES = (TH * SW + (HASB ? NT * MX * MY : 0)) * static_cast<int>(sizeof(Real));
+  static constexpr int SW =
+      (BXT % PERIOD == 0 || BYT == 1) ? TWL : TWL + (((BXT - TWL) % PERIOD) + PERIOD) % PERIOD;
+  static_assert(SW % V == 0, "16-byte loads need 16-byte aligned shared rows");
+  static constexpr int STAGE_ELEMS = TH * SW;
+  static constexpr int BB_ELEMS = HASB ? NT * MX * MY : 0;
+  static constexpr int STAGE_BYTES = (STAGE_ELEMS + BB_ELEMS) * static_cast<int>(sizeof(Real));
+  // Automatic ring depth (T::NS == 0): up to 6 (3D) / 8 (2D) stages within ~46 KB (3D fp64: 40 KB).
   static constexpr int NS_WANT = D3 ? 6 : 8;
-  static constexpr int NS_FIT = ((D3 && F64 ? 40 : 46) * 1024) / STAGE_BYTES;  // fp64 3D: 3 stages measured faster than 4
-  static constexpr int NS = NS_WANT < NS_FIT ? NS_WANT : (NS_FIT < 3 ? 3 : NS_FIT);
+  static constexpr int NS_FIT = ((D3 && F64 ? 40 : 46) * 1024) / STAGE_BYTES;
+  static constexpr int NS_AUTO = NS_WANT < NS_FIT ? NS_WANT : (NS_FIT < 3 ? 3 : NS_FIT);
+  static constexpr int NS = T::NS > 0 ? T::NS : NS_AUTO;
+  static constexpr int SMEM_BYTES = NS * STAGE_BYTES;
+  static constexpr int MINB = T::MINB;
+  static_assert(NS >= 2, "at least two shared-memory stages");
   static_assert(!D3 || R <= SECTOR, "3D radius larger than a sector is not supported by TileCfg");
-  static_assert(!D3 || WIDE || EXACT, "the 3D two-load tile must satisfy the two-load property");
 };
+
+// The exact Krotkiewski-Dabrowski two-load tile: one output per thread and plane, loaded tile =
+// 2 x threads. fp64 24 x 4R threads -> (24 + 8) x (4R + 2R); fp32 32 x 6R -> 48 x 8R; 2D 256-thread
+// rows (halo by a second, predicated load).
+// (2D: at least 3 blocks per SM, as before the Tune rework added ~10 registers to the 2D kernels.)
+template <class Real, ShapeSpec S>
+using TwoLoadTune = Tune<S.dim == 3 ? (sizeof(Real) == 8 ? 24 : 32) : 256,
+                         S.dim == 3 ? (sizeof(Real) == 8 ? 4 : 6) * S.radius : 1, 1, 1, 0, S.dim == 3 ? 1 : 3, 0,
+                         false, S.dim == 3 && sizeof(Real) == 8 ? 16 : 0>;
+
+// The "wide" tiles (default), chosen from the measurements in docs/perf/two-load-stencils.md
+// (benchmarks/results/gpu-h100-2026-11-22-b/stencil_sweep.log). Two sizes, picked at run time from the
+// x extent (wide_tile_large()):
+//  * large (rows >= ~3/4 of the tile width): long contiguous rows and 32 warps per SM
+//      3D R=1 fp64: 256 x 4 threads x (1 x 2) outputs = 256 x 8 tile, 1024 threads (with b: 256 x 2
+//                   threads, 256 x 4 tile, 512 threads: the 64-register cap of 1024 threads spilled);
+//      3D R=1 fp32: 256 x 4 threads x (1 x 4) outputs = 256 x 16 tile, 1024 threads;
+//      2D R <= 4 fp64: 512 threads x 2 interleaved columns = 1024; fp32: 512 x 4 = 2048 (R >= 5: the
+//      small tile; the large one spilled and measured 0.83 / 0.73 instead of ~0.90 / 0.83);
+//      3D R >= 2: the small tile (registers);
+//  * small (the tile of the 2026-11-22 results; small grids, e.g. coarse multigrid levels)
+//      3D fp64: 64 x 4 threads x (1 x 4) outputs = 64 x 16 tile (1 x 2 when b is streamed too);
+//      3D fp32: 128 x 2 threads x (1 x 8) outputs = 128 x 16 tile (1 x 4 with b);
+//      2D: 256 threads x 2 (fp64) / 4 (fp32) interleaved columns.
+// Ring depth 3 (3D) / 8 or 6 (2D): deeper rings measured slower (docs/perf/two-load-stencils.md).
+template <class Real, ShapeSpec S, bool HASB>
+struct SmallTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  using type = std::conditional_t<
+      S.dim == 3,
+      std::conditional_t<F64, Tune<64, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 16>,
+                         Tune<128, 2, 1, HASB ? 4 : 8, 0, 1, 0, false, 0>>,
+      Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0>>;
+};
+template <class Real, ShapeSpec S, bool HASB>
+struct LargeTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  using type = std::conditional_t<
+      S.dim == 3,
+      std::conditional_t<S.radius == 1,
+                         std::conditional_t<F64,
+                                            std::conditional_t<HASB, Tune<256, 2, 1, 2, 3, 1, 0, false, 16>,
+                                                               Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>,
+                                            Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 0>>,
+                         typename SmallTuneSel<Real, S, HASB>::type>,
+      std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
+                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>,
+                                            Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
+};
+template <class Real, ShapeSpec S, bool HASB>
+using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
+template <class Real, ShapeSpec S, bool HASB>
+using WideLargeTune = typename LargeTuneSel<Real, S, HASB>::type;
 
 constexpr int kMaxTemplatedPoints = 27;
 
@@ -151,47 +228,73 @@ struct StreamArgs {
   Real c[NP];
 };
 
-// Kernel template parameters are plain ints (nvcc 13's host-stub generator cannot spell class-type
-// non-type template arguments); the ShapeSpec is rebuilt inside.
+// 16-byte cp.async (CA: through L1, else L1 bypassed); when !pred nothing is read and zeros are stored.
+template <bool CA>
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool pred) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const int src_size = pred ? 16 : 0;
+  if constexpr (CA)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_size) : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_size) : "memory");
+}
+
+template <bool STCS, class Real>
+__device__ __forceinline__ void store_out(Real* p, Real v) {
+  if constexpr (STCS)
+    __stcs(p, v);
+  else
+    *p = v;
+}
+
+// Kernel template parameters are plain ints and a Tune type (nvcc 13's host-stub generator cannot
+// spell class-type non-type template arguments); the ShapeSpec is rebuilt inside.
 //
 // Block b processes items b, b + gridDim.x, b + 2 gridDim.x, ... (tile index fastest), so at any
 // moment the resident blocks work on neighbouring tiles of the same few planes: the halo sectors a
 // block loads were just loaded by its neighbours and come from L2, and DRAM sees long contiguous runs.
 // The cp.async ring runs continuously across a block's items (no pipeline drain between items).
-template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, bool WIDE>
-__global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<ShapeKind>(KIND), RADIUS}, WIDE>::NT)
+template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     stream_stencil_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
-  using C = TileCfg<Real, S, WIDE, kHasB>;
-  constexpr int MX = C::MX, MY = C::MY;
+  using C = TileCfg<Real, S, T, kHasB>;
+  constexpr int MX = C::MX, MY = C::MY, V = C::V;
   using G = StreamGeo<S>;
   constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
   constexpr int NS = C::NS;
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
 
-  __shared__ __align__(16) Real tile[NS][C::TH * C::SW];
-  __shared__ __align__(16) Real bbuf[kHasB ? NS : 1][kHasB ? C::NT * MX * MY : 1];
+  extern __shared__ __align__(16) unsigned char stream_smem[];
+  Real* const tiles = reinterpret_cast<Real*>(stream_smem);
+  Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
 
   const int tid = threadIdx.x;
   const int tx = tid % C::BXT;
   const int ty = tid / C::BXT;
   double rsum = 0.0;
+  // 16-byte loads: misalignment (in elements, mod V) of a.x and of the strides.
+  const int mx0 = C::VEC ? static_cast<int>((reinterpret_cast<unsigned long long>(a.x) / sizeof(Real)) & (V - 1)) : 0;
+  const int rsV = static_cast<int>(a.row_stride & (V - 1));
+  const int stV = static_cast<int>(a.step & (V - 1));
+  const Real* const xsafe = a.x - mx0;  // 16-byte aligned, inside the allocation (never read)
 
-  // Tile-independent part of the two-load mapping.
+  // Tile-independent part of the load mapping (row-major over rows x load units).
   int lrow[C::LOADS], lcol[C::LOADS];
 #pragma unroll
   for (int l = 0; l < C::LOADS; ++l) {
     const int idx = tid + l * C::NT;
-    lrow[l] = idx / C::TW;
-    lcol[l] = idx - lrow[l] * C::TW;
+    lrow[l] = idx / C::NCH;
+    lcol[l] = (idx - lrow[l] * C::NCH) * V;
   }
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
   int ip = 0, iP = 0, is0 = 0;
-  long goff[C::LOADS];
-  bool ok[C::LOADS];
+  long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the row's x0 - R
+  bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
+  int mrow[C::LOADS];   // VEC: misalignment base of the row (mod V after adding k * stV)
   int ibx0 = 0, iby0 = 0;
   auto issue_setup = [&]() {
     const long q = iu / a.tiles;
@@ -202,11 +305,18 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
 #pragma unroll
     for (int l = 0; l < C::LOADS; ++l) {
-      const int gx = x0 - C::HX + lcol[l];
+      const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
       const int gy = y0 - C::HY + lrow[l];
-      ok[l] = (C::EXACT || tid + l * C::NT < C::TW * C::TH) && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy &&
-              gy < a.ny + a.gy;
-      goff[l] = ok[l] ? gx + gy * a.row_stride : 0;
+      if constexpr (C::VEC) {
+        ok[l] = live && gy >= -a.gy && gy < a.ny + a.gy;
+        goff[l] = (x0 - C::HXL) + static_cast<long>(gy) * a.row_stride;
+        mrow[l] = mx0 + (x0 - C::HXL) + gy * rsV;
+      } else {
+        const int gx = x0 - C::HX + lcol[l];
+        ok[l] = live && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
+        goff[l] = ok[l] ? gx + gy * a.row_stride : 0;
+        mrow[l] = 0;
+      }
     }
     ibx0 = x0;
     iby0 = y0;
@@ -215,24 +325,50 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
   auto issue = [&](int slot) {
     if (iu < a.items) {
       const int k = is0 - RS + ip;
-      const Real* src = a.x + static_cast<long>(k) * a.step;
-      Real* dst = tile[slot];
+      Real* dst = tiles + slot * C::STAGE_ELEMS;
+      if constexpr (C::VEC) {
+        const int x0l = ibx0 - C::HXL;
 #pragma unroll
-      for (int l = 0; l < C::LOADS; ++l) {
-        if (C::EXACT || tid + l * C::NT < C::TW * C::TH)
-          cp_async_elem<sizeof(Real)>(dst + lrow[l] * C::SW + lcol[l], ok[l] ? src + goff[l] : a.x, ok[l]);
+        for (int l = 0; l < C::LOADS; ++l) {
+          if (C::EXACT || tid + l * C::NT < C::NLOAD) {
+            const int m = (mrow[l] + k * stV) & (V - 1);
+            const int cx = x0l - m + lcol[l];  // x of the unit's first element
+            const Real* p = a.x + (goff[l] + static_cast<long>(k) * a.step - m + lcol[l]);
+            Real* d = dst + lrow[l] * C::SW + lcol[l];
+            const int lo = -a.gx, hi = a.nx + a.gx;
+            if (ok[l] && cx >= lo && cx + V <= hi) {
+              cp_async16<T::VEC_CA>(d, p, true);
+            } else if (!ok[l] || cx + V <= lo || cx >= hi) {
+              cp_async16<T::VEC_CA>(d, xsafe, false);
+            } else {  // unit straddles the end of the row's valid range: element by element
+#pragma unroll
+              for (int j = 0; j < V; ++j) {
+                const bool e = cx + j >= lo && cx + j < hi;
+                cp_async_elem<sizeof(Real)>(d + j, e ? p + j : a.x, e);
+              }
+            }
+          }
+        }
+      } else {
+        const Real* src = a.x + static_cast<long>(k) * a.step;
+#pragma unroll
+        for (int l = 0; l < C::LOADS; ++l) {
+          if (C::EXACT || tid + l * C::NT < C::NLOAD)
+            cp_async_elem<sizeof(Real)>(dst + lrow[l] * C::SW + lcol[l], ok[l] ? src + goff[l] : a.x, ok[l]);
+        }
       }
       if constexpr (kHasB) {
         if (ip >= 2 * RS) {
           const Real* bs = a.b + static_cast<long>(is0 + ip - 2 * RS) * a.step;
+          Real* bd = bbuf + slot * C::BB_ELEMS;
 #pragma unroll
           for (int jy = 0; jy < MY; ++jy)
 #pragma unroll
             for (int jx = 0; jx < MX; ++jx) {
               const int ox = ibx0 + tx + jx * C::BXT, oy = iby0 + ty * MY + jy;
               const bool act = ox < a.nx && oy < a.ny;
-              cp_async_elem<sizeof(Real)>(&bbuf[slot][(jy * MX + jx) * C::NT + tid],
-                                          act ? bs + ox + oy * a.row_stride : a.b, act);
+              cp_async_elem<sizeof(Real)>(&bd[(jy * MX + jx) * C::NT + tid], act ? bs + ox + oy * a.row_stride : a.b,
+                                          act);
             }
         }
       }
@@ -254,9 +390,13 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
     const long t = cu - q * a.tiles;
     const int s0 = static_cast<int>(q) * a.chunk;
     const int P = min(a.ns, s0 + a.chunk) - s0 + 2 * RS;
-    const int ox0 = static_cast<int>(t % a.tiles_x) * C::BX + tx;
-    const int oy0 = static_cast<int>(t / a.tiles_x) * C::BY + ty * MY;
+    const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
+    const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
+    const int ox0 = x0 + tx;
+    const int oy0 = y0 + ty * MY;
     const long ooff = ox0 + oy0 * a.row_stride;
+    // VEC: misalignment of the thread's first tile row (ty * MY + HY) at plane 0.
+    const int mt = mx0 + (x0 - C::HXL) + (y0 + ty * MY) * rsV;
 
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
@@ -275,7 +415,8 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
       __syncthreads();
       issue(slot == 0 ? NS - 1 : slot - 1);
 
-      const Real* cur = tile[slot] + (ty * MY + C::HY) * C::SW + tx + C::HX;
+      const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
+      const int mk = mt + (s0 - RS + i) * stV;
       // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
       Real v[MY + 2 * RY][MX][2 * RX + 1];
       static_for<-RY, MY + RY>([&](auto YY) {
@@ -288,8 +429,10 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
             return false;
           }();
           if constexpr (need) {
+            const Real* row = cur + yy * C::SW;
+            if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
 #pragma unroll
-            for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = cur[yy * C::SW + jx * C::BXT + ix];
+            for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
           }
         });
       });
@@ -351,14 +494,14 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
           if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
             Real* o = a.out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
             if constexpr (!kHasB) {
-              *o = acc[jy][jx][0];
+              store_out<T::STCS>(o, acc[jy][jx][0]);
             } else {
-              const Real r = bbuf[slot][(jy * MX + jx) * C::NT + tid] - acc[jy][jx][0];
+              const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - acc[jy][jx][0];
               if constexpr (kJacobi) {
-                *o = xq[jy][jx][0] + a.scale * r;
+                store_out<T::STCS>(o, xq[jy][jx][0] + a.scale * r);
                 rsum += static_cast<double>(r) * static_cast<double>(r);
               } else {
-                *o = r;
+                store_out<T::STCS>(o, r);
               }
             }
           }
@@ -392,18 +535,22 @@ __global__ void __launch_bounds__(TileCfg<Real, ShapeSpec{DIM, static_cast<Shape
   }
 }
 
-// Launch one instantiation with a persistent grid (one wave of resident blocks). Returns the number
-// of blocks.
-template <class Real, ShapeSpec S, int MODE, bool SYM, bool WIDE>
-int launch_stream_stencil(const StencilRequest<Real>& r) {
-  using C = TileCfg<Real, S, WIDE, MODE != static_cast<int>(StencilMode::apply)>;
+// Launch one instantiation with a persistent grid. items_per_block (3D): target number of work items
+// per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by the
+// cost model below. The block count is balanced so that every block gets the same number of items
+// (+-1). Returns the number of blocks for jacobi (partial sums written), else 0.
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB) {
+  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
   using G = StreamGeo<S>;
   static_assert(G::NP <= kMaxTemplatedPoints);
-  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, WIDE>;
+  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
   static int per_sm = -1;
   if (per_sm < 0) {
+    if (C::SMEM_BYTES > 48 * 1024)
+      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
     int v = 0;
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, 0));
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
     per_sm = v > 0 ? v : 1;
   }
   const FieldLayout& l = r.layout;
@@ -433,21 +580,17 @@ int launch_stream_stencil(const StencilRequest<Real>& r) {
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
   a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + C::BY - 1) / C::BY);
   if (a.tiles <= 0 || a.ns <= 0) return 0;
-  // 2D: number of chunks Q along the streamed axis: enough items to fill ~90% of the resident slots,
-  // then the Q minimising (rounds of items per block) x (chunk + R), R ~ the re-read halo planes
-  // (read only, half the bytes of a plane). Typically one round: every block streams one long chunk
-  // and all blocks run side by side from start to end (no tail, neighbours share halos in L2).
-  // Measured on an H100 (benchmarks/results): 3D fp64 prefers ~16 short items per block (all blocks
-  // sweep the same ~32-plane slab at a time); 3D fp32 and 2D one long item per block.
   const long resident = static_cast<long>(per_sm) * r.sm_count;
   const long min_chunk = std::max(8, 4 * G::RS);
-  if constexpr (S.dim == 3 && sizeof(Real) == 8) {
-    constexpr long kItemsPerBlock = 16;
-    long c0 = (static_cast<long>(a.ns) * a.tiles + resident * kItemsPerBlock - 1) / (resident * kItemsPerBlock);
+  if (S.dim == 3 && items_per_block > 0) {
+    // Short items: every block does ~items_per_block of them; the resident blocks sweep the same slab.
+    long c0 = (static_cast<long>(a.ns) * a.tiles + resident * items_per_block - 1) / (resident * items_per_block);
     c0 = std::min<long>(std::max(c0, min_chunk), a.ns);
     const long nchunks = (a.ns + c0 - 1) / c0;
     a.chunk = static_cast<int>((a.ns + nchunks - 1) / nchunks);  // balanced chunk lengths
   } else {
+    // Number of chunks Q along the streamed axis: enough items to fill ~90% of the resident slots,
+    // then the Q minimising (rounds of items per block) x (chunk + R), R ~ the re-read halo planes.
     const long q_max = std::max(1L, a.ns / min_chunk);
     long q_min = std::min(q_max, std::max(1L, (resident * 9 / 10 + a.tiles - 1) / a.tiles));
     long best_q = q_min, best_cost = -1;
@@ -465,21 +608,52 @@ int launch_stream_stencil(const StencilRequest<Real>& r) {
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
   a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
-  const long blocks = std::min<long>({resident, a.items, static_cast<long>(kMaxPartials)});
-  kernel<<<static_cast<unsigned>(blocks), C::NT, 0, r.stream>>>(a);
+  // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
+  // still finish in that many rounds (every block gets the same number of items, +-1).
+  const long rounds = (a.items + resident - 1) / resident;
+  const long blocks = std::min<long>((a.items + rounds - 1) / rounds, static_cast<long>(kMaxPartials));
+  kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
   return MODE == static_cast<int>(StencilMode::jacobi) ? static_cast<int>(blocks) : 0;
+}
+
+// Which wide tile: PERKSOLVE_CUDA_WIDE_TILE=large|small forces one (tests, experiments); otherwise
+// the large tile when its row width wastes at most a quarter of the threads on this x extent.
+inline int wide_tile_override() {
+  static const int v = [] {
+    const char* e = std::getenv("PERKSOLVE_CUDA_WIDE_TILE");
+    if (e == nullptr) return 0;
+    const std::string s(e);
+    return s == "large" ? 1 : s == "small" ? -1 : 0;
+  }();
+  return v;
+}
+template <class Real, ShapeSpec S>
+bool wide_tile_large(const FieldLayout& l) {
+  if (wide_tile_override() != 0) return wide_tile_override() > 0;
+  constexpr int bx = TileCfg<Real, S, WideLargeTune<Real, S, false>, false>::BX;
+  const long nx = l.n[0];
+  return nx > 0 && ((nx + bx - 1) / bx) * bx * 4 <= 5 * nx;
+}
+
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+int launch_stream_variant(const StencilRequest<Real>& r) {
+  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
+  using Small = WideTune<Real, S, kHasB>;
+  using Large = WideLargeTune<Real, S, kHasB>;
+  if constexpr (!std::is_same_v<Small, Large>) {
+    if (wide_tile_large<Real, S>(r.layout)) return launch_stream_stencil<Real, S, MODE, SYM, Large>(r);
+  }
+  return launch_stream_stencil<Real, S, MODE, SYM, Small>(r);
 }
 
 template <class Real, ShapeSpec S, bool SYM>
 int launch_stream_mode(const StencilRequest<Real>& r, StencilMode mode) {
   switch (mode) {
-    case StencilMode::apply:
-      return r.wide_tiles ? launch_stream_stencil<Real, S, 0, SYM, true>(r) : launch_stream_stencil<Real, S, 0, SYM, false>(r);
-    case StencilMode::residual:
-      return r.wide_tiles ? launch_stream_stencil<Real, S, 1, SYM, true>(r) : launch_stream_stencil<Real, S, 1, SYM, false>(r);
-    case StencilMode::jacobi:
-      return r.wide_tiles ? launch_stream_stencil<Real, S, 2, SYM, true>(r) : launch_stream_stencil<Real, S, 2, SYM, false>(r);
+    case StencilMode::apply: return launch_stream_variant<Real, S, 0, SYM>(r);
+    case StencilMode::residual: return launch_stream_variant<Real, S, 1, SYM>(r);
+    case StencilMode::jacobi: return launch_stream_variant<Real, S, 2, SYM>(r);
   }
   return -1;
 }

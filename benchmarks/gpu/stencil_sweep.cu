@@ -1,0 +1,361 @@
+// Tuning sweep of the streaming stencil kernel (framework/backends/cuda/stencil_kernels.cuh): one run
+// on the GPU times many compile-time variants (Tune: threads, outputs per thread, ring depth, register
+// cap, 16-byte loads, streaming stores) and run-time work splits (items per block) of the target cases
+// (3d7pt fp64/fp32, symmetric 27-point fp64 through the CSE kernel, 2d5pt fp64/fp32), next to the copy
+// bandwidth measured three ways (cudaMemcpy, a plain grid-stride double2 copy, an unrolled one).
+//
+// Every variant must reproduce the reference variant ("old" = the tile of the 2026-11-22 results)
+// BIT FOR BIT (same summation order), on the benchmark grid and on two small odd-sized grids with
+// uneven ghosts, ghost cells included (the output is poisoned before each run): columns bad/small.
+//
+//   stencil_sweep [--reps 15] [--n3d 512] [--n2d 16384] [--only CASE]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "framework/backends/cuda/stencil_kernels.cuh"
+#include "framework/stencil/stencil.hpp"
+
+using namespace perksolve;
+using namespace perksolve::cuda_detail;
+
+#define CK(x)                                                                                               \
+  do {                                                                                                      \
+    cudaError_t e_ = (x);                                                                                   \
+    if (e_ != cudaSuccess) {                                                                                \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", #x, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                                         \
+    }                                                                                                       \
+  } while (0)
+
+namespace {
+
+template <class Real>
+__global__ void init_kernel(Real* p, long n, unsigned seed) {
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x) {
+    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9E3779B97F4A7C15ull + seed;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    p[i] = static_cast<Real>(0.5 + static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0));
+  }
+}
+
+__global__ void copy_plain(const double2* __restrict__ a, double2* __restrict__ b, long n) {
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
+    b[i] = a[i];
+}
+// 4 independent 16-byte loads in flight per thread before the stores.
+__global__ void copy_unrolled(const double2* __restrict__ a, double2* __restrict__ b, long n) {
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    const double2 v0 = __ldcs(a + i), v1 = __ldcs(a + i + stride), v2 = __ldcs(a + i + 2 * stride),
+                  v3 = __ldcs(a + i + 3 * stride);
+    __stcs(b + i, v0);
+    __stcs(b + i + stride, v1);
+    __stcs(b + i + 2 * stride, v2);
+    __stcs(b + i + 3 * stride, v3);
+  }
+  for (; i < n; i += stride) b[i] = a[i];
+}
+
+template <class T>
+__global__ void count_diff(const T* a, const T* b, long n, unsigned long long* bad) {
+  unsigned long long c = 0;
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
+    c += a[i] != b[i];
+  if (c) atomicAdd(bad, c);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+int g_sms = 0;
+cudaStream_t g_st = nullptr;
+
+template <class Real>
+struct Var {
+  std::string name;
+  std::function<int(const StencilRequest<Real>&, int)> launch;
+  std::function<cudaFuncAttributes()> attrs;
+  std::function<int()> per_sm;
+  std::vector<int> ipbs;
+  int smem = 0;
+};
+
+template <class Real, ShapeSpec S, bool SYM, class T>
+Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}) {
+  Var<Real> v;
+  v.name = name;
+  v.launch = [](const StencilRequest<Real>& r, int ipb) { return launch_stream_stencil<Real, S, 0, SYM, T>(r, ipb); };
+  v.attrs = [] {
+    cudaFuncAttributes fa{};
+    CK(cudaFuncGetAttributes(&fa, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, 0, SYM, T>));
+    return fa;
+  };
+  v.per_sm = [] {
+    using C = TileCfg<Real, S, T, false>;
+    int b = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &b, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, 0, SYM, T>, C::NT, C::SMEM_BYTES));
+    return b;
+  };
+  v.ipbs = std::move(ipbs);
+  v.smem = TileCfg<Real, S, T, false>::SMEM_BYTES;
+  return v;
+}
+
+template <class Real>
+struct Buf {
+  Real* p = nullptr;
+  long n = 0;
+  explicit Buf(long n_) : n(n_) { CK(cudaMalloc(&p, n * sizeof(Real))); }
+  ~Buf() { cudaFree(p); }
+};
+
+template <class Real>
+unsigned long long diff(const Real* a, const Real* b, long n) {
+  using U = std::conditional_t<sizeof(Real) == 8, unsigned long long, unsigned>;
+  unsigned long long* d = nullptr;
+  CK(cudaMalloc(&d, sizeof(unsigned long long)));
+  CK(cudaMemsetAsync(d, 0, sizeof(unsigned long long), g_st));
+  count_diff<U><<<1024, 256, 0, g_st>>>(reinterpret_cast<const U*>(a), reinterpret_cast<const U*>(b), n, d);
+  CK(cudaGetLastError());
+  unsigned long long h = 0;
+  CK(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, g_st));
+  CK(cudaStreamSynchronize(g_st));
+  cudaFree(d);
+  return h;
+}
+
+template <class Real>
+StencilRequest<Real> req(const Stencil& s, const FieldLayout& l, const Real* x, Real* out) {
+  StencilRequest<Real> r;
+  r.stencil = &s;
+  r.layout = l;
+  r.x = x;
+  r.out = out;
+  r.sm_count = g_sms;
+  r.stream = g_st;
+  return r;
+}
+
+// Small-grid bitwise check of a variant against the reference variant; returns mismatching words.
+template <class Real>
+unsigned long long small_check(const Stencil& s, const Var<Real>& ref, const Var<Real>& v, const FieldLayout& l, int ipb) {
+  Buf<Real> x(l.size()), o1(l.size()), o2(l.size());
+  init_kernel<Real><<<256, 256, 0, g_st>>>(x.p, l.size(), 12345u);
+  CK(cudaMemsetAsync(o1.p, 0xff, l.size() * sizeof(Real), g_st));
+  CK(cudaMemsetAsync(o2.p, 0xff, l.size() * sizeof(Real), g_st));
+  ref.launch(req<Real>(s, l, x.p, o1.p), ref.ipbs[0]);
+  v.launch(req<Real>(s, l, x.p, o2.p), ipb);
+  CK(cudaStreamSynchronize(g_st));
+  return diff(o1.p, o2.p, l.size());
+}
+
+template <class Real>
+void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, int n3d, int n2d, int reps,
+              double copy_gbs) {
+  FieldLayout l, s1, s2;
+  const int r = s.radius();
+  if (s.dim() == 3) {
+    l.n = {n3d, n3d, n3d};
+    l.ghost = {r, r, r};
+    s1.n = {37, 19, 23};
+    s1.ghost = {r, r + 1, r};
+    s2.n = {130, 67, 71};
+    s2.ghost = {r, r, r};
+  } else {
+    l.n = {n2d, n2d, 1};
+    l.ghost = {r, r, 0};
+    s1.n = {301, 45, 3};
+    s1.ghost = {r + 1, r, 0};
+    s2.n = {1100, 513, 1};
+    s2.ghost = {r, r, 0};
+  }
+  const long n = l.size();
+  Buf<Real> in(n), out(n), ref(n);
+  init_kernel<Real><<<2048, 256, 0, g_st>>>(in.p, n, 7u + s.size());
+  CK(cudaMemsetAsync(ref.p, 0xff, n * sizeof(Real), g_st));
+  vars[0].launch(req<Real>(s, l, in.p, ref.p), vars[0].ipbs[0]);
+  CK(cudaStreamSynchronize(g_st));
+  CK(cudaGetLastError());
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (const auto& v : vars) {
+    const cudaFuncAttributes fa = v.attrs();
+    int bps = -1;
+    for (int ipb : v.ipbs) {
+      // Bitwise check on the benchmark grid (fresh input each variant: re-init, the timing loop overwrites it).
+      init_kernel<Real><<<2048, 256, 0, g_st>>>(in.p, n, 7u + s.size());
+      CK(cudaMemsetAsync(out.p, 0xff, n * sizeof(Real), g_st));
+      v.launch(req<Real>(s, l, in.p, out.p), ipb);
+      CK(cudaStreamSynchronize(g_st));
+      CK(cudaGetLastError());
+      const unsigned long long bad = diff(ref.p, out.p, n);
+      if (bps < 0) bps = v.per_sm();
+      const unsigned long long sb1 = small_check(s, vars[0], v, s1, ipb), sb2 = small_check(s, vars[0], v, s2, ipb);
+      std::vector<double> t;
+      for (int rep = 0; rep < reps + 3; ++rep) {
+        const Real* src = rep % 2 ? out.p : in.p;
+        Real* dst = rep % 2 ? in.p : out.p;
+        CK(cudaEventRecord(e0, g_st));
+        v.launch(req<Real>(s, l, src, dst), ipb);
+        CK(cudaEventRecord(e1, g_st));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (rep >= 3) t.push_back(ms * 1e-3);
+      }
+      CK(cudaGetLastError());
+      std::sort(t.begin(), t.end());
+      const double tm = median(t);
+      const double gc = static_cast<double>(l.owned_size()) / tm * 1e-9;
+      const double ratio = gc / (copy_gbs / (2.0 * sizeof(Real)));
+      std::printf("%-10s %-4s %-10s ipb=%-3d regs=%3d spill=%3d smem=%6zu b/SM=%d  t=%.4e [min %.4e max %.4e]  %7.2f GC/s  ratio %.3f  bad=%llu small=%llu/%llu\n",
+                  cname, sizeof(Real) == 8 ? "f64" : "f32", v.name.c_str(), ipb, fa.numRegs,
+                  static_cast<int>(fa.localSizeBytes), static_cast<std::size_t>(v.smem), bps, tm,
+                  t.front(), t.back(), gc, ratio, bad, sb1, sb2);
+      std::fflush(stdout);
+    }
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 15, n3d = 512, n2d = 16384;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps") reps = std::stoi(argv[++i]);
+    else if (a == "--n3d") n3d = std::stoi(argv[++i]);
+    else if (a == "--n2d") n2d = std::stoi(argv[++i]);
+    else if (a == "--only") only = argv[++i];
+  }
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, dev));
+  g_sms = prop.multiProcessorCount;
+  CK(cudaStreamCreate(&g_st));
+  std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, g_sms, prop.l2CacheSize >> 20);
+
+  // ---- copy bandwidth, three ways (bytes read + written), 1 GiB buffers ----
+  const std::size_t bytes = 1ull << 30;
+  double best = 0;
+  {
+    void *a = nullptr, *b = nullptr;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    init_kernel<double><<<1024, 256, 0, g_st>>>(static_cast<double*>(a), bytes / 8, 1);
+    CK(cudaMemsetAsync(b, 0, bytes, g_st));
+    const long n4 = static_cast<long>(bytes / 16);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    auto timeit = [&](const char* name, auto&& f) {
+      std::vector<double> t;
+      for (int r = 0; r < 23; ++r) {
+        CK(cudaEventRecord(e0, g_st));
+        f();
+        CK(cudaEventRecord(e1, g_st));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 3) t.push_back(ms * 1e-3);
+      }
+      CK(cudaGetLastError());
+      const double gbs = 2.0 * bytes / median(t) * 1e-9;
+      std::printf("copy %-28s %8.1f GB/s\n", name, gbs);
+      best = std::max(best, gbs);
+    };
+    timeit("cudaMemcpy D2D", [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_st)); });
+    timeit("plain double2 sms*8x256", [&] { copy_plain<<<g_sms * 8, 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+    timeit("unrolled4 double2 sms*8x256", [&] { copy_unrolled<<<g_sms * 8, 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+    timeit("unrolled4 double2 sms*4x512", [&] { copy_unrolled<<<g_sms * 4, 512, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+    timeit("plain double2 full grid", [&] { copy_plain<<<static_cast<unsigned>((n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+    cudaFree(a);
+    cudaFree(b);
+  }
+  std::printf("copy reference (max): %.1f GB/s\n\n", best);
+
+  constexpr ShapeSpec S7{3, ShapeKind::star, 1}, S27{3, ShapeKind::box, 1}, S5{2, ShapeKind::star, 1};
+  const Stencil st7 = perks_stencil("3d7pt"), st5 = perks_stencil("2d5pt");
+  Stencil sym = laplacian_27pt_fe(1.0 / 512);
+
+  // Tune<BXT, BYT, MX, MY, NS, MINB, VEC (0 scalar, 1 16-byte .cg, 2 16-byte .ca), STCS, IPB>
+  // (earlier sweeps, see docs/perf/two-load-stencils.md: 16-byte cp.async, deeper rings, register caps
+  // for 3-4 blocks/SM and streaming stores all measured slower on the 64 x 16 tile.)
+  if (only.empty() || only == "3d7pt_f64")
+    run_case<double>("3d7pt", st7,
+                     {mk<double, S7, false, Tune<64, 4, 1, 4, 3, 1, 0, false, 16>>("old", {16, 32}),
+                      mk<double, S7, false, Tune<64, 4, 1, 4, 4, 1, 0, false, 16>>("old_ns4", {16}),
+                      mk<double, S7, false, Tune<64, 4, 1, 4, 3, 1, 1, false, 16>>("old_vcg", {16}),
+                      mk<double, S7, false, Tune<128, 4, 1, 4, 3, 1, 0, false, 16>>("128x4x4", {16}),
+                      mk<double, S7, false, Tune<128, 8, 1, 2, 3, 1, 0, false, 16>>("128x8x2", {16, 32}),
+                      mk<double, S7, false, Tune<256, 2, 1, 2, 3, 1, 0, false, 16>>("256x2x2", {16}),
+                      mk<double, S7, false, Tune<256, 2, 1, 4, 3, 1, 0, false, 16>>("256x2x4", {16}),
+                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2", {16, 8, 32, 0}),
+                      mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 0, false, 16>>("256x4x2_ns4", {16}),
+                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, true, 16>>("256x4x2_cs", {16}),
+                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 1, false, 16>>("256x4x2_vcg", {16}),
+                      mk<double, S7, false, Tune<512, 1, 1, 4, 3, 1, 0, false, 16>>("512x1x4", {16}),
+                      mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 0, false, 16>>("512x2x2", {16, 8, 0}),
+                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2_again", {16})},
+                     n3d, n2d, reps, best);
+  if (only.empty() || only == "3d7pt_f32")
+    run_case<float>("3d7pt", st7,
+                    {mk<float, S7, false, Tune<128, 2, 1, 8, 4, 1, 0, false, 0>>("old", {0}),
+                     mk<float, S7, false, Tune<128, 2, 1, 8, 4, 1, 1, false, 0>>("old_vcg", {0}),
+                     mk<float, S7, false, Tune<256, 2, 1, 8, 3, 1, 0, false, 0>>("256x2x8", {0}),
+                     mk<float, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 0>>("256x4x2", {0, 16}),
+                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 0>>("256x4x4", {0, 16, 32}),
+                     mk<float, S7, false, Tune<256, 4, 1, 4, 4, 1, 0, false, 0>>("256x4x4_ns4", {0}),
+                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, true, 0>>("256x4x4_cs", {0}),
+                     mk<float, S7, false, Tune<512, 2, 1, 2, 3, 1, 0, false, 0>>("512x2x2", {0}),
+                     mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 0, false, 0>>("512x2x4", {0, 16}),
+                     mk<float, S7, false, Tune<512, 2, 1, 4, 2, 1, 0, false, 0>>("512x2x4_ns2", {0}),
+                     mk<float, S7, false, Tune<256, 4, 2, 2, 3, 1, 0, false, 0>>("256x4_mx2x2", {0}),
+                     mk<float, S7, false, Tune<128, 8, 2, 2, 3, 1, 0, false, 0>>("128x8_mx2x2", {0}),
+                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 0>>("256x4x4_again", {0})},
+                    n3d, n2d, reps, best);
+  if (only.empty() || only == "3d27sym_f64")
+    run_case<double>("3d27sym", sym,
+                     {mk<double, S27, true, Tune<64, 4, 1, 4, 3, 1, 0, false, 16>>("old", {16}),
+                      mk<double, S27, true, Tune<256, 2, 1, 4, 3, 1, 0, false, 16>>("256x2x4", {16}),
+                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2", {16, 32}),
+                      mk<double, S27, true, Tune<512, 2, 1, 2, 3, 1, 0, false, 16>>("512x2x2", {16})},
+                     n3d, n2d, reps, best);
+  if (only.empty() || only == "2d5pt_f64")
+    run_case<double>("2d5pt", st5,
+                     {mk<double, S5, false, Tune<256, 1, 2, 1, 8, 1, 0, false, 0>>("old"),
+                      mk<double, S5, false, Tune<256, 1, 2, 1, 4, 1, 0, false, 0>>("ns4"),
+                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>>("512x2"),
+                      mk<double, S5, false, Tune<512, 1, 2, 1, 6, 1, 0, false, 0>>("512x2_ns6"),
+                      mk<double, S5, false, Tune<1024, 1, 1, 1, 6, 1, 0, false, 0>>("1024x1_ns6"),
+                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, true, 0>>("512x2_cs"),
+                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>>("512x2_again")},
+                     n3d, n2d, reps, best);
+  if (only.empty() || only == "2d5pt_f32")
+    run_case<float>("2d5pt", st5,
+                    {mk<float, S5, false, Tune<256, 1, 4, 1, 8, 1, 0, false, 0>>("old"),
+                     mk<float, S5, false, Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>("512x4_ns6"),
+                     mk<float, S5, false, Tune<512, 1, 4, 1, 8, 1, 0, false, 0>>("512x4_ns8"),
+                     mk<float, S5, false, Tune<1024, 1, 2, 1, 6, 1, 0, false, 0>>("1024x2_ns6")},
+                    n3d, n2d, reps, best);
+  CK(cudaDeviceSynchronize());
+  std::printf("sweep done\n");
+  return 0;
+}
