@@ -38,6 +38,7 @@ RunOutcome solve_matrix_deck(const config::Deck& deck, MPI_Comm comm, const Prob
                                         M.n, size));
   Decomposition decomp(rows, comm, {size, 1, 1}, 0);
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp.comm());
+  timers.set_fence([be = backend.get()] { be->fence(); });  // honest phase times on async backends
   CsrOperator<Real> A(*backend, decomp.comm(), M);
   const FieldLayout layout = A.layout();
   FieldPtr<Real> x = backend->create_field(layout), b = backend->create_field(layout);

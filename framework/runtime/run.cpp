@@ -58,6 +58,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
     throw deck.error_at(extents ? "grid.extents" : "decomposition.ranks", e.what());
   }
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp->comm());
+  timers.set_fence([be = backend.get()] { be->fence(); });  // honest phase times on async backends
   const FieldLayout layout = decomp->layout(ghost);
   FieldPtr<Real> x = backend->create_field(layout);
   FieldPtr<Real> b = backend->create_field(layout);

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,15 +30,24 @@ class Timers {
   // Reduces over ranks (max time, summed cells/bytes) and prints the table on rank 0.
   std::string table(MPI_Comm comm, const std::string& title) const;
 
+  // Asynchronous backends (CUDA) return before their kernels finish: with a fence set, every Scope
+  // waits for outstanding device work at its start and end, so each phase is timed honestly.
+  void set_fence(std::function<void()> fence) { fence_ = std::move(fence); }
+
   class Scope {
    public:
     Scope(Timers& t, std::string name, double cells = 0.0, double bytes = 0.0)
-        : t_(t), name_(std::move(name)), cells_(cells), bytes_(bytes), start_(std::chrono::steady_clock::now()) {}
+        : t_(t), name_(std::move(name)), cells_(cells), bytes_(bytes), start_(fenced_now(t)) {}
     ~Scope() {
+      if (t_.fence_) t_.fence_();
       t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(), cells_, bytes_);
     }
 
    private:
+    static std::chrono::steady_clock::time_point fenced_now(Timers& t) {
+      if (t.fence_) t.fence_();
+      return std::chrono::steady_clock::now();
+    }
     Timers& t_;
     std::string name_;
     double cells_, bytes_;
@@ -45,6 +55,7 @@ class Timers {
   };
 
  private:
+  std::function<void()> fence_;
   std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;
 };
