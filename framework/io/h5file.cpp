@@ -518,6 +518,34 @@ std::unique_ptr<T[]> uninitialized(long n) {
 
 constexpr int kTag = 7301;
 
+// Rank 0's side of moving every rank's block between its global array `whole` (x fastest, extents
+// `global`) and the ranks: one subarray receive (gather) or send (scatter) per other rank, and its
+// own block copied row by row between `whole` and `mine`. The other ranks Send/Recv `block.size()`.
+enum class Direction { gather, scatter };
+template <class T>
+void root_transfer_blocks(Direction dir, MPI_Comm comm, const std::array<long, 3>& global,
+                          const std::vector<Block>& blocks, const Block& block, T* whole, T* mine) {
+  std::vector<MPI_Request> reqs;
+  std::vector<MPI_Datatype> types;
+  for (int r = 1; r < static_cast<int>(blocks.size()); ++r) {
+    if (blocks[r].size() == 0) continue;
+    types.push_back(box_type(global, blocks[r].offset, blocks[r].count, mpi_type<T>()));
+    reqs.emplace_back();
+    if (dir == Direction::gather) MPI_Irecv(whole, 1, types.back(), r, kTag, comm, &reqs.back());
+    else MPI_Isend(whole, 1, types.back(), r, kTag, comm, &reqs.back());
+  }
+  size_t p = 0;
+  for (long k = 0; k < block.count[2]; ++k)
+    for (long j = 0; j < block.count[1]; ++j) {
+      const long row = block.offset[0] + global[0] * ((block.offset[1] + j) + global[1] * (block.offset[2] + k));
+      if (dir == Direction::gather) std::memcpy(&whole[row], &mine[p], sizeof(T) * block.count[0]);
+      else std::memcpy(&mine[p], &whole[row], sizeof(T) * block.count[0]);
+      p += block.count[0];
+    }
+  MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+  for (auto& t : types) MPI_Type_free(&t);
+}
+
 }  // namespace
 
 template <class T>
@@ -642,23 +670,7 @@ double H5File::write_block(const std::string& path, int ndims, const std::array<
   std::unique_ptr<T[]> whole;
   if (rank_ == 0) {
     whole = uninitialized<T>(global[0] * global[1] * global[2]);
-    std::vector<MPI_Request> reqs;
-    std::vector<MPI_Datatype> types;
-    for (int r = 1; r < size; ++r) {
-      if (blocks[r].size() == 0) continue;
-      types.push_back(box_type(global, blocks[r].offset, blocks[r].count, mpi_type<T>()));
-      reqs.emplace_back();
-      MPI_Irecv(whole.get(), 1, types.back(), r, kTag, comm_, &reqs.back());
-    }
-    size_t p = 0;
-    for (long k = 0; k < block.count[2]; ++k)
-      for (long j = 0; j < block.count[1]; ++j) {
-        const long row = block.offset[0] + global[0] * ((block.offset[1] + j) + global[1] * (block.offset[2] + k));
-        std::memcpy(&whole[row], &data[p], sizeof(T) * block.count[0]);
-        p += block.count[0];
-      }
-    MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-    for (auto& t : types) MPI_Type_free(&t);
+    root_transfer_blocks(Direction::gather, comm_, global, blocks, block, whole.get(), const_cast<T*>(data));
   } else if (block.size() > 0) {
     MPI_Send(data, static_cast<int>(block.size()), mpi_type<T>(), 0, kTag, comm_);
   }
@@ -726,23 +738,7 @@ void H5File::read_block(const std::string& path, int ndims, const std::array<lon
     return Unit{};
   });
   if (rank_ == 0) {
-    std::vector<MPI_Request> reqs;
-    std::vector<MPI_Datatype> types;
-    for (int r = 1; r < size; ++r) {
-      if (blocks[r].size() == 0) continue;
-      types.push_back(box_type(global, blocks[r].offset, blocks[r].count, mpi_type<T>()));
-      reqs.emplace_back();
-      MPI_Isend(whole.get(), 1, types.back(), r, kTag, comm_, &reqs.back());
-    }
-    size_t p = 0;
-    for (long k = 0; k < block.count[2]; ++k)
-      for (long j = 0; j < block.count[1]; ++j) {
-        const long row = block.offset[0] + global[0] * ((block.offset[1] + j) + global[1] * (block.offset[2] + k));
-        std::memcpy(&data[p], &whole[row], sizeof(T) * block.count[0]);
-        p += block.count[0];
-      }
-    MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-    for (auto& t : types) MPI_Type_free(&t);
+    root_transfer_blocks(Direction::scatter, comm_, global, blocks, block, whole.get(), data);
   } else if (block.size() > 0) {
     MPI_Recv(data, static_cast<int>(block.size()), mpi_type<T>(), 0, kTag, comm_, MPI_STATUS_IGNORE);
   }
