@@ -115,10 +115,32 @@ class Backend {
   virtual double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
                               Field<Real>& x_new) = 0;
 
+  // The same update without the residual norm: no reduction, so a device backend need not wait for
+  // the sweep to finish (multigrid smoothing). Default: jacobi_sweep with the norm discarded.
+  virtual void jacobi_update(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                             Field<Real>& x_new) {
+    (void)jacobi_sweep(A, omega, b, x, x_new);
+  }
+
   // ---- halos and boundaries ------------------------------------------------------------------
   // Pack the listed boxes one after another (x fastest within a box) into host memory.
   virtual void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) = 0;
   virtual void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) = 0;
+  // Copy box src_boxes[i] of `src` into dst_boxes[i] of `dst` (equal cell counts; the cells are paired
+  // in x-fastest order, so the shapes may differ, e.g. an owned 3D block into a flat vector). `src` and
+  // `dst` may be the same field when no destination box overlaps a source box. Stays in the backend's
+  // memory (halo messages to this rank itself, multigrid redistribution within a rank). The default goes
+  // through host memory with pack/unpack; device backends override it.
+  virtual void copy_boxes(const Field<Real>& src, std::span<const IndexBox> src_boxes, Field<Real>& dst,
+                          std::span<const IndexBox> dst_boxes) {
+    check_box_pairs(src_boxes, dst_boxes);
+    long total = 0;
+    for (const IndexBox& b : src_boxes) total += b.count();
+    if (total == 0) return;
+    std::vector<Real> tmp(static_cast<std::size_t>(total));
+    pack(src, src_boxes, tmp.data());
+    unpack(dst, dst_boxes, tmp.data());
+  }
   // Fill the ghost slab of one physical face from the boundary condition. The slab spans the full
   // padded extents of the other axes. `homogeneous` uses value 0 (for Krylov search directions).
   virtual void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) = 0;
@@ -199,6 +221,12 @@ class Backend {
   explicit Backend(MPI_Comm comm) : comm_(comm) {}
   double allreduce_sum(double local) const;
   double allreduce_max(double local) const;
+  // Throws std::invalid_argument unless the two lists pair boxes of equal cell counts.
+  static void check_box_pairs(std::span<const IndexBox> src_boxes, std::span<const IndexBox> dst_boxes) {
+    bool ok = src_boxes.size() == dst_boxes.size();
+    for (std::size_t i = 0; ok && i < src_boxes.size(); ++i) ok = src_boxes[i].count() == dst_boxes[i].count();
+    if (!ok) throw std::invalid_argument("copy_boxes: source and destination boxes do not pair up (counts differ)");
+  }
 
  private:
   MPI_Comm comm_;

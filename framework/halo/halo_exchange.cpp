@@ -32,6 +32,8 @@ HaloExchange<Real>::HaloExchange(const Decomposition& decomp, const FieldLayout&
     : decomp_(decomp), layout_(layout), backend_(backend) {
   const int dim = decomp.grid().dim;
   const int rz = dim == 3 ? 1 : 0;
+  int me = 0;
+  MPI_Comm_rank(decomp.comm(), &me);
   for (int dz = -rz; dz <= rz; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
@@ -43,6 +45,19 @@ HaloExchange<Real>::HaloExchange(const Decomposition& decomp, const FieldLayout&
         if (!active) continue;
         const int rank = decomp.neighbor(dx, dy, dz);
         if (rank == MPI_PROC_NULL) continue;
+        if (rank == me) {
+          // A periodic axis held by this rank alone: the slab sent towards d is the ghost slab on the
+          // opposite side, copied within the backend's memory (no host staging, no MPI).
+          IndexBox src, dst, unused;
+          for (int a = 0; a < 3; ++a) {
+            slab(d[a], layout.n[a], layout.ghost[a], src.begin[a], src.end[a], unused.begin[a], unused.end[a]);
+            slab(-d[a], layout.n[a], layout.ghost[a], unused.begin[a], unused.end[a], dst.begin[a], dst.end[a]);
+          }
+          self_src_boxes_.push_back(src);
+          self_total_ += src.count();
+          self_dst_boxes_.push_back(dst);
+          continue;
+        }
         Link link{};
         link.rank = rank;
         link.send_tag = direction_tag(dx, dy, dz);
@@ -94,6 +109,7 @@ void HaloExchange<Real>::finish(Field<Real>& f) {
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   in_flight_ = false;
   if (recv_total_ > 0) backend_.unpack(f, recv_boxes_, recv_buf_.data.get());
+  if (!self_src_boxes_.empty()) backend_.copy_boxes(f, self_src_boxes_, f, self_dst_boxes_);
 }
 
 template <class Real>

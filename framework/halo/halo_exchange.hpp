@@ -32,7 +32,9 @@ class HaloExchange {
     apply_boundaries(f, homogeneous);
   }
 
-  long bytes_per_exchange() const { return static_cast<long>(send_total_ * sizeof(Real)); }
+  // Values moved per exchange (messages and periodic self-copies), in bytes.
+  long bytes_per_exchange() const { return static_cast<long>((send_total_ + self_total_) * sizeof(Real)); }
+  // Ranks other than this one that messages go to (periodic self-copies not counted).
   int neighbour_count() const { return static_cast<int>(links_.size()); }
 
  private:
@@ -47,7 +49,8 @@ class HaloExchange {
   Backend<Real>& backend_;
   std::vector<Link> links_;
   std::vector<IndexBox> send_boxes_, recv_boxes_;
-  long send_total_ = 0, recv_total_ = 0;
+  std::vector<IndexBox> self_src_boxes_, self_dst_boxes_;  // messages to this rank itself (periodic)
+  long send_total_ = 0, recv_total_ = 0, self_total_ = 0;
   HostBuffer<Real> send_buf_, recv_buf_;
   std::vector<MPI_Request> requests_;
   std::vector<BoundaryFace> faces_;

@@ -44,6 +44,12 @@ std::vector<Variant> coarse_variants() {
       Variant{"smoother",
               "a fixed number of smoothing sweeps on the coarsest level",
               {with_range(key_int("sweeps", 20, "smoothing sweeps on the coarsest level"), 1, std::nullopt)}},
+      Variant{"direct",
+              "exact solve with the inverse of the coarsest-level operator, assembled and inverted once at set-up "
+              "(the coarsest level must be on one rank; no reductions or host round trips during the solve)",
+              {with_range(key_int("max_unknowns", 4096,
+                                  "largest coarsest level accepted (set-up is O(n^3) on the host, storage n^2)"),
+                          1, 16384)}},
   };
 }
 
@@ -119,6 +125,8 @@ MultigridConfig multigrid_config_from_deck(const Deck& deck, const std::string& 
   if (c.coarse.type == "cg") {
     c.coarse.rtol = real_of(value_or_default(deck, ct, "cg", "tolerance"));
     c.coarse.max_iterations = std::get<long>(value_or_default(deck, ct, "cg", "iterations"));
+  } else if (c.coarse.type == "direct") {
+    c.coarse.max_unknowns = std::get<long>(value_or_default(deck, ct, "direct", "max_unknowns"));
   } else {
     c.coarse.sweeps = std::get<long>(value_or_default(deck, ct, "smoother", "sweeps"));
   }

@@ -23,10 +23,11 @@ struct SmootherConfig {
 };
 
 struct CoarseConfig {
-  std::string type = "cg";  // cg | smoother
+  std::string type = "cg";  // cg | smoother | direct
   double rtol = 1e-10;
   long max_iterations = 1000;
   long sweeps = 20;
+  long max_unknowns = 4096;  // direct: largest coarsest level it accepts
 };
 
 struct MultigridConfig {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "framework/runtime/sampling.hpp"
+#include "solvers/multigrid/dense_coarse_solver.hpp"
 
 namespace perksolve {
 namespace {
@@ -47,8 +48,9 @@ class Redistributor {
   Redistributor(MPI_Comm comm, Backend<Real>& be, const IndexBox& src, std::array<long, 3> src_origin,
                 const IndexBox& dst, std::array<long, 3> dst_origin)
       : comm_(comm), be_(be) {
-    int size = 1;
+    int size = 1, me = 0;
     MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &me);
     int mine[12];
     for (int d = 0; d < 3; ++d) {
       mine[d] = src.begin[d], mine[3 + d] = src.end[d], mine[6 + d] = dst.begin[d], mine[9 + d] = dst.end[d];
@@ -62,6 +64,14 @@ class Redistributor {
         qd.begin[d] = all[12 * q + 6 + d], qd.end[d] = all[12 * q + 9 + d];
       }
       const IndexBox s = intersect(src, qd);
+      if (q == me) {
+        // The part that stays on this rank: a copy within the backend's memory (no host, no MPI).
+        if (s.count() > 0) {
+          self_src_.push_back(shifted(s, src_origin));
+          self_dst_.push_back(shifted(s, dst_origin));
+        }
+        continue;
+      }
       if (s.count() > 0) {
         sends_.push_back({q, send_total_, s.count()});
         send_boxes_.push_back(shifted(s, src_origin));
@@ -92,6 +102,7 @@ class Redistributor {
       MPI_Isend(send_buf_.data.get() + m.offset, static_cast<int>(m.count), mpi_real<Real>(), m.rank, 73, comm_,
                 &req.back());
     }
+    if (!self_src_.empty()) be_.copy_boxes(*src, self_src_, *dst, self_dst_);
     MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
     if (recv_total_ > 0) be_.unpack(*dst, recv_boxes_, recv_buf_.data.get());
   }
@@ -105,6 +116,7 @@ class Redistributor {
   Backend<Real>& be_;
   std::vector<Msg> sends_, recvs_;
   std::vector<IndexBox> send_boxes_, recv_boxes_;
+  std::vector<IndexBox> self_src_, self_dst_;  // this rank's own part, paired
   long send_total_ = 0, recv_total_ = 0;
   HostBuffer<Real> send_buf_, recv_buf_;
 };
@@ -133,8 +145,10 @@ struct Multigrid<Real>::Level {
   FieldPtr<Real> shadow;
   std::vector<BoundaryFace> shadow_faces;
   std::unique_ptr<Redistributor<Real>> down, up;
+  std::unique_ptr<DenseCoarseSolver<Real>> direct;  // coarsest level with coarse type "direct"
 
   ~Level() {
+    direct.reset();
     A = nullptr;
     own_A.reset();
     own_decomp.reset();
@@ -301,6 +315,25 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
     levels_.push_back(std::move(c));
   }
 
+  if (cfg.coarse.type == "direct") {
+    // Decided from the rank grid, which every rank knows, so that all ranks throw together.
+    const Level& c = *levels_.back();
+    const long ranks = static_cast<long>(c.dims[0]) * c.dims[1] * c.dims[2];
+    long unknowns = 1;
+    for (int a = 0; a < c.grid.dim; ++a) unknowns *= c.grid.extents[a];
+    if (ranks > 1)
+      throw std::invalid_argument(fmt::format("multigrid: coarse type \"direct\" needs the coarsest level on one rank; "
+                                              "it is distributed over {} ranks (use coarse type \"cg\", or more levels)",
+                                              ranks));
+    if (unknowns > cfg.coarse.max_unknowns)
+      throw std::invalid_argument(fmt::format("multigrid: the coarsest level has {} unknowns, more than max_unknowns = {} "
+                                              "of the direct coarse solve (raise it, add levels, or use coarse type "
+                                              "\"cg\")",
+                                              unknowns, cfg.coarse.max_unknowns));
+    if (levels_.back()->active)
+      levels_.back()->direct = std::make_unique<DenseCoarseSolver<Real>>(*levels_.back()->A, cfg.coarse.max_unknowns);
+  }
+
   // Per-level work fields and smoother set-up.
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
@@ -362,7 +395,18 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post) {
   Backend<Real>& be = *v.be;
   const bool hom = v.homogeneous;
   const std::string& type = cfg_.smoother.type;
-  if (type == "jacobi") {
+  if (type == "jacobi" && !v.A->variable()) {
+    // Constant stencil: the fused sweep x' = x + omega/a_centre (b - A x) (reads x and b, writes x':
+    // 3 values per cell instead of 7 for residual + update), ping-ponging between x and w.
+    Field<Real>* src = v.x;
+    Field<Real>* dst = v.w.get();
+    for (long s = 0; s < sweeps; ++s) {
+      v.A->update_ghosts(*src, hom);
+      be.jacobi_update(v.A->stencil(), static_cast<Real>(v.omega), *v.b, *src, *dst);
+      std::swap(src, dst);
+    }
+    if (src != v.x) be.copy(*src, *v.x);
+  } else if (type == "jacobi") {
     for (long s = 0; s < sweeps; ++s) {
       v.A->residual_bc(*v.b, *v.x, *v.r, hom);
       be.diag_scale_add(static_cast<Real>(v.omega), *v.r, *v.d, Real(1), *v.x);
@@ -397,6 +441,10 @@ void Multigrid<Real>::coarse_solve(int l) {
   Timers::Scope t(timers_, "mg_coarse_solve");
   if (cfg_.coarse.type == "smoother") {
     smooth(l, cfg_.coarse.sweeps, false);
+    return;
+  }
+  if (v.direct) {
+    v.direct->solve(*v.b, *v.x, *v.r, v.homogeneous);
     return;
   }
   // CG on the correction: A e = r, x += e.

@@ -409,6 +409,48 @@ void pack_test() {
 TEST(CudaBackendHalo, PackUnpackDouble) { pack_test<double>(); }
 TEST(CudaBackendHalo, PackUnpackFloat) { pack_test<float>(); }
 
+// copy_boxes (device-side, two launches) against the reference (host pack/unpack): a 3D block into a
+// flat ghost-free vector and back, and slabs of one field into its own ghosts (periodic self-halo).
+template <class Real>
+void copy_boxes_test() {
+  REQUIRE_CUDA(Real);
+  const FieldLayout l = blas_layout();
+  FieldLayout flat;
+  flat.n = {4 * 17 * 9 + 45, 1, 1};
+  const std::vector<IndexBox> block = {IndexBox{{3, 0, 0}, {7, 17, 9}}, IndexBox{{-2, -1, -1}, {43, 0, 0}}};
+  const std::vector<IndexBox> line = {IndexBox{{0, 0, 0}, {4 * 17 * 9, 1, 1}},
+                                      IndexBox{{4 * 17 * 9, 0, 0}, {4 * 17 * 9 + 45, 1, 1}}};
+  const auto hx = random_host<Real>(l, 21);
+  auto gx = gpu->create_field(l);
+  auto rx = ref.create_field(l);
+  auto gv = gpu->create_field(flat);
+  auto rv = ref.create_field(flat);
+  gpu->upload(*gx, hx);
+  ref.upload(*rx, hx);
+  gpu->upload(*gv, poison<Real>(flat));
+  ref.upload(*rv, poison<Real>(flat));
+  gpu->copy_boxes(*gx, block, *gv, line);
+  ref.copy_boxes(*rx, block, *rv, line);
+  auto g = down(*gpu, *gv), r = down(ref, *rv);
+  EXPECT_EQ(std::memcmp(g.data(), r.data(), g.size() * sizeof(Real)), 0) << "block -> flat";
+  for (const Real v : g) EXPECT_FALSE(std::isnan(v)) << "flat vector not fully written";
+
+  // flat -> poisoned field, then periodic self-halo along x (owned slabs into the opposite ghosts).
+  gpu->upload(*gx, poison<Real>(l));
+  ref.upload(*rx, poison<Real>(l));
+  gpu->copy_boxes(*gv, line, *gx, block);
+  ref.copy_boxes(*rv, line, *rx, block);
+  const std::vector<IndexBox> src = {IndexBox{{0, 0, 0}, {2, 17, 9}}, IndexBox{{43, 0, 0}, {45, 17, 9}}};
+  const std::vector<IndexBox> dst = {IndexBox{{45, 0, 0}, {47, 17, 9}}, IndexBox{{-2, 0, 0}, {0, 17, 9}}};
+  gpu->copy_boxes(*gx, src, *gx, dst);
+  ref.copy_boxes(*rx, src, *rx, dst);
+  g = down(*gpu, *gx), r = down(ref, *rx);
+  EXPECT_EQ(std::memcmp(g.data(), r.data(), g.size() * sizeof(Real)), 0) << "flat -> block, self-halo";
+  EXPECT_THROW(gpu->copy_boxes(*gx, src, *gx, std::vector<IndexBox>{dst[0]}), std::invalid_argument);
+}
+TEST(CudaBackendHalo, CopyBoxesDouble) { copy_boxes_test<double>(); }
+TEST(CudaBackendHalo, CopyBoxesFloat) { copy_boxes_test<float>(); }
+
 // ---- boundary ghosts ----------------------------------------------------------------------------------
 template <class Real>
 void boundary_test() {

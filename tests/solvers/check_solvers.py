@@ -124,7 +124,13 @@ def check_pcg(sizes):
         if n <= 63:
             q = run([deck("cg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0"], expect=0)
             line += f"; plain CG {iterations(q.stdout)[0]} iterations"
+        d = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
+                 'solver.preconditioner.coarse.type="direct"'], expect=0)
+        its_direct = iterations(d.stdout)[0]
+        line += f"; with the direct coarse solve {its_direct} iterations"
         print(line)
+        if its_direct != its:
+            fail(f"direct coarse solve: {its_direct} iterations, CG coarse solve {its}")
         if its > 12:
             fail(f"PCG needed {its} > 12 iterations at {n}^3")
         if tr > 1e-10:
@@ -307,6 +313,9 @@ def check_rank_counts():
         ("FMG + V 2D 127^2", [deck("fmg_poisson2d.toml"), "grid.extents=[127,127]", "monitor.every=0"], False),
         ("PCG (MG) 31^3, 4x1x1 ranks (agglomerated)",
          [deck("pcg_mg_poisson3d.toml"), "grid.extents=[31,31,31]", "decomposition.ranks=[4,1,1]", "monitor.every=0"], True),
+        ("PCG (MG, direct coarse solve) 31^3, 4x1x1 ranks (agglomerated)",
+         [deck("pcg_mg_poisson3d.toml"), "grid.extents=[31,31,31]", "decomposition.ranks=[4,1,1]",
+          'solver.preconditioner.coarse.type="direct"', "monitor.every=0"], True),
         ("PCG (MG, chebyshev) diffusion 32^3 cell-centred",
          [deck("pcg_mg_diffusion3d.toml"), "grid.extents=[32,32,32]", "monitor.every=0"], False),
         ("CG 31^3", [deck("cg_poisson3d.toml"), "grid.extents=[31,31,31]", "monitor.every=0"], False),
@@ -340,6 +349,18 @@ def check_setup():
         if not re.search(pattern, p.stderr):
             fail(f"{extra}: no /{pattern}/ in:\n{p.stderr}")
         print(f"{extra}: exit 1, {p.stderr.strip().splitlines()[0]}")
+    direct = ['solver.preconditioner.coarse.type="direct"']
+    bad_direct = [
+        (None, ["grid.extents=[31,31,31]", "solver.preconditioner.coarse.max_unknowns=100"],
+         r"coarsest level has 343 unknowns, more than max_unknowns = 100"),
+        (2, ["grid.extents=[31,31,31]", "decomposition.ranks=[2,1,1]", "solver.preconditioner.levels=2"],
+         r"coarse type \"direct\" needs the coarsest level on one rank; it is distributed over 2 ranks"),
+    ]
+    for np, extra, pattern in bad_direct:
+        p = run([deck("pcg_mg_poisson3d.toml")] + direct + extra, np=np, expect=1)
+        if not re.search(pattern, p.stderr):
+            fail(f"{extra}: no /{pattern}/ in:\n{p.stderr}")
+        print(f"direct coarse solve, {extra} on {np or 1} ranks: exit 1, {p.stderr.strip().splitlines()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
         dk = os.path.join(tmp, "rbgs.toml")
         with open(deck("pcg_mg_poisson3d.toml")) as f:
@@ -352,7 +373,7 @@ def check_setup():
             fail(f"rbgs symmetric=false: unexpected message:\n{p.stderr}")
         print("rbgs symmetric = false as CG preconditioner: exit 1, " + p.stderr.strip().splitlines()[0])
     for table, needle in (("solver.preconditioner", "type = \"multigrid\""), ("solver.preconditioner.smoother", "chebyshev"),
-                          ("solver.preconditioner.coarse", "iterations"), ("solver.smoother", "rbgs"),
+                          ("solver.preconditioner.coarse", "max_unknowns"), ("solver.smoother", "rbgs"),
                           ("solver.coarse", "sweeps"), ("solver", "fmg")):
         p = run(["--describe", table], expect=0)
         if needle not in p.stdout:

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "framework/backends/cuda/cuda_common.cuh"
@@ -262,6 +264,20 @@ CudaField<Real>::~CudaField() {
 }
 
 // ---- CudaBackend ---------------------------------------------------------------------------------
+namespace {
+// One non-blocking stream per device for the whole process. Every CudaBackend instance (the solver's,
+// and those of agglomerated multigrid levels) issues its work into it, so work that crosses instances
+// (e.g. one backend's copy_boxes into another's field) is ordered without events or host syncs.
+cudaStream_t shared_stream(int device) {
+  static std::mutex mutex;
+  static std::map<int, cudaStream_t> streams;
+  std::lock_guard<std::mutex> lock(mutex);
+  cudaStream_t& s = streams[device];
+  if (s == nullptr) PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+}  // namespace
+
 template <class Real>
 CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   int count = 0;
@@ -276,9 +292,7 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   device_ = local_rank(comm) % count;
   PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
   PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_));
-  cudaStream_t s = nullptr;
-  PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  stream_ = s;
+  stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 2 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 2 * sizeof(double)));
@@ -294,7 +308,8 @@ CudaBackend<Real>::~CudaBackend() {
   if (result_host_) cudaFreeHost(result_host_);
   if (staging_host_) cudaFreeHost(staging_host_);
   if (scratch_dev_) cudaFree(scratch_dev_);
-  if (stream_) cudaStreamDestroy(stream_);
+  // The stream is shared by every backend instance on this device (see shared_stream) and lives
+  // until the process ends.
 }
 
 template <class Real>
@@ -429,7 +444,7 @@ double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
 
 template <class Real>
 double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
-                                      Field<Real>& out) {
+                                      Field<Real>& out, bool want_norm) {
   const FieldLayout& l = x.layout();
   check_reach(A, l);
   StencilRequest<Real> r;
@@ -462,7 +477,7 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
     n = cuda_detail::launch_generic_stencil<Real>(r, m);
     last_path_ = CudaStencilPath::generic;
   }
-  if (mode != Mode::jacobi) return 0.0;
+  if (mode != Mode::jacobi || !want_norm) return 0.0;
   return this->allreduce_sum(finish_partials(n));
 }
 
@@ -486,6 +501,15 @@ double CudaBackend<Real>::jacobi_sweep(const Stencil& A, Real omega, const Field
   require_same_layout(x.layout(), x_new.layout(), "jacobi_sweep");
   const Real scale = omega / static_cast<Real>(A.center_coeff());
   return run_stencil(Mode::jacobi, A, scale, &b, x, x_new);
+}
+
+template <class Real>
+void CudaBackend<Real>::jacobi_update(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                                      Field<Real>& x_new) {
+  require_same_layout(b.layout(), x.layout(), "jacobi_update");
+  require_same_layout(x.layout(), x_new.layout(), "jacobi_update");
+  const Real scale = omega / static_cast<Real>(A.center_coeff());
+  run_stencil(Mode::jacobi, A, scale, &b, x, x_new, /*want_norm=*/false);
 }
 
 template <class Real>
@@ -591,6 +615,21 @@ void CudaBackend<Real>::unpack(Field<Real>& f, std::span<const IndexBox> boxes, 
   launch_pack<Real, false>(as_cuda(f).data(), dbuf, boxes, f.layout(), sm_count_, stream_);
   // The caller may reuse its host buffer (e.g. the next MPI receive) as soon as we return.
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+// Device-side: pack the source boxes into the device scratch buffer, unpack it into the destination
+// boxes (two launches, stream-ordered, no host synchronisation).
+template <class Real>
+void CudaBackend<Real>::copy_boxes(const Field<Real>& src, std::span<const IndexBox> src_boxes, Field<Real>& dst,
+                                   std::span<const IndexBox> dst_boxes) {
+  this->check_box_pairs(src_boxes, dst_boxes);
+  long total = 0;
+  for (const IndexBox& b : src_boxes) total += b.count();
+  if (total == 0) return;
+  ensure_device_scratch(static_cast<std::size_t>(total) * sizeof(Real));
+  Real* dbuf = static_cast<Real*>(scratch_dev_);
+  launch_pack<Real, true>(const_cast<Real*>(as_cuda(src).data()), dbuf, src_boxes, src.layout(), sm_count_, stream_);
+  launch_pack<Real, false>(as_cuda(dst).data(), dbuf, dst_boxes, dst.layout(), sm_count_, stream_);
 }
 
 template <class Real>

@@ -64,9 +64,13 @@ class CudaBackend final : public Backend<Real> {
   void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) override;
   double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
                       Field<Real>& x_new) override;
+  void jacobi_update(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
+                     Field<Real>& x_new) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
+  void copy_boxes(const Field<Real>& src, std::span<const IndexBox> src_boxes, Field<Real>& dst,
+                  std::span<const IndexBox> dst_boxes) override;
   void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
   void fence() override;
 
@@ -106,8 +110,9 @@ class CudaBackend final : public Backend<Real> {
 
  private:
   enum class Mode { apply, residual, jacobi };
+  // Jacobi mode returns the fused norm unless `want_norm` is false (then nothing waits for the kernel).
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
-                     Field<Real>& out);
+                     Field<Real>& out, bool want_norm = true);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
