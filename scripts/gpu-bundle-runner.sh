@@ -2,17 +2,25 @@
 # Runner of the relocatable GPU bundle (copied into the bundle as run.sh by scripts/make-gpu-bundle.sh).
 #
 #   run.sh OUTDIR            GPU tests, compute-sanitizer (memcheck, racecheck, synccheck) over the GPU
-#                            tests, and the stencil benchmark; logs + JSON go to OUTDIR:
+#                            tests, the stencil benchmark, and (when their binaries are in bin/) the solver
+#                            and SpMV benchmarks; logs + JSON go to OUTDIR:
 #     OUTDIR/env.log              device, driver, library resolution (ldd) of every executable
 #     OUTDIR/test_gpu_backend.log GoogleTest output of the GPU test suite
 #     OUTDIR/sanitizer.log        the three compute-sanitizer runs (each ends with its summary line)
 #     OUTDIR/stencil_bench.log    benchmark table
 #     OUTDIR/stencil_bench.json   benchmark records (device, date, git revision, command, one per case)
+#     OUTDIR/solver_bench.log     (bin/solver_bench) table: 7-point sweep = work unit, CG iteration, MG V-cycle,
+#                                 PCG-MG solve on 3D Poisson 255^3, fp64 + fp32, times and work units
+#     OUTDIR/solver_bench.json    its records (device, date, git revision, command, decks, one per case)
+#     OUTDIR/spmv_bench.log       (bin/spmv_bench) table: CSR SpMV, native kernel vs cuSPARSE, fp64 + fp32
+#     OUTDIR/spmv_bench.json      its records (one per matrix, precision and path + a summary per matrix)
 #     OUTDIR/summary.txt          one line per step with its exit status
 #     OUTDIR/stencil_sweep.log    (RUNNER_SWEEP=1) kernel tuning sweep, see benchmarks/gpu/stencil_sweep.cu
 #
 # Environment: RUNNER_SANITIZE=0 skips compute-sanitizer; RUNNER_SWEEP=1 runs the tuning sweep first; RUNNER_BENCH_ARGS adds benchmark arguments
-# (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
+# (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_SOLVER_BENCH_ARGS / RUNNER_SPMV_BENCH_ARGS add arguments to the
+# solver / SpMV benchmarks (e.g. "--n 127", "--n27 0"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
+# A benchmark without a usable device prints "SKIPPED: no CUDA device" and exits 0.
 # Exit status: non-zero when a test or a sanitizer run failed.
 set -uo pipefail
 
@@ -102,6 +110,21 @@ if [[ -x "$BIN/stencil_bench" ]]; then
   step stencil_bench "$OUTDIR/stencil_bench.log" 600 "$BIN/stencil_bench" --out "$OUTDIR/stencil_bench.json" \
     --git-revision "$REV" ${RUNNER_BENCH_ARGS:-} || status=1
   tail -n 40 "$OUTDIR/stencil_bench.log"
+fi
+
+# Solver and SpMV benchmarks: only when the bundle (or build) has them.
+if [[ -x "$BIN/solver_bench" ]]; then
+  # shellcheck disable=SC2086
+  step solver_bench "$OUTDIR/solver_bench.log" 600 "$BIN/solver_bench" --out "$OUTDIR/solver_bench.json" \
+    --git-revision "$REV" ${RUNNER_SOLVER_BENCH_ARGS:-} || status=1
+  tail -n 15 "$OUTDIR/solver_bench.log"
+fi
+if [[ -x "$BIN/spmv_bench" ]]; then
+  # spmv_bench finds inputs/solvers/laplace2d_20.mtx itself (bundle: bin/../inputs; build tree: the sources).
+  # shellcheck disable=SC2086
+  step spmv_bench "$OUTDIR/spmv_bench.log" 600 "$BIN/spmv_bench" --out "$OUTDIR/spmv_bench.json" \
+    --git-revision "$REV" ${RUNNER_SPMV_BENCH_ARGS:-} || status=1
+  tail -n 40 "$OUTDIR/spmv_bench.log"
 fi
 
 echo "runner status: $status" | tee -a "$SUMMARY"

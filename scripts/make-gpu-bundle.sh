@@ -2,7 +2,9 @@
 # Build the CUDA backend, its GPU tests and the GPU stencil benchmark for sm_90 on a machine WITHOUT a
 # GPU (nvcc present), and produce a self-contained, relocatable folder:
 #
-#   BUNDLE/bin/     test_gpu_backend, stencil_bench, stencil_sweep (+ perksolve app when built with --cmake)
+#   BUNDLE/bin/     the perksolve app, test_gpu_backend (+ the other test executables), stencil_bench,
+#                   stencil_sweep, solver_bench, spmv_bench (--standalone: test_gpu_backend, stencil_bench,
+#                   stencil_sweep only)
 #   BUNDLE/lib/     the non-system shared libraries they need (Debian's Kokkos/Trilinos, fmt, HDF5, ...)
 #   BUNDLE/lib/fallback/  libraries the GPU machine normally has (libmpi_cxx); the runner adds them only
 #                   when the system lacks them
@@ -15,24 +17,25 @@
 # libstdc++ at least as new as the build machine's, and OpenMPI 4.x (libmpi.so.40). cudart is linked
 # statically. Usage:
 #
-#   scripts/make-gpu-bundle.sh [--out DIR] [--build-dir DIR] [--cmake] [-j N]
+#   scripts/make-gpu-bundle.sh [--out DIR] [--build-dir DIR] [--standalone] [-j N]
 #
-# Default build mode is "standalone": nvcc/g++ compile exactly the sources the GPU executables need
-# (framework stencil/backend/grid + Kokkos backend + CUDA backend + tests + benchmark), independent of
-# the state of the rest of the tree. --cmake instead builds the `cuda` CMake preset (whole project, app
-# included) and bundles from build/cuda.
+# Default build mode ("cmake"): build the `cuda` CMake preset (whole project: app, libraries, every
+# test, the GPU benchmarks) and bundle from build/cuda. --standalone instead compiles with nvcc/g++
+# exactly the sources of test_gpu_backend (stencil/backend/BLAS tests only), stencil_bench and
+# stencil_sweep, independent of the rest of the tree (quick kernel experiments).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT="$ROOT/.gpubuild/bundle"
 BUILD="$ROOT/.gpubuild/standalone"
-MODE=standalone
+MODE=cmake
 JOBS=2
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) OUT=$(realpath -m "$2"); shift 2 ;;
     --build-dir) BUILD=$(realpath -m "$2"); shift 2 ;;
     --cmake) MODE=cmake; shift ;;
+    --standalone) MODE=standalone; shift ;;
     -j) JOBS="$2"; shift 2 ;;
     -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
@@ -122,7 +125,7 @@ build_cmake() {
   (cd "$ROOT" && cmake --preset cuda >/dev/null && cmake --build --preset cuda -j "$JOBS")
   local B="$ROOT/build/cuda"
   BINS=()
-  for exe in test_gpu_backend stencil_bench perksolve; do
+  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench perksolve; do
     local f
     f=$(find "$B" -type f -name "$exe" -perm -u+x | head -1)
     [[ -n "$f" ]] && BINS+=("$f")

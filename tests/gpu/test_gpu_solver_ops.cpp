@@ -291,7 +291,8 @@ template <class Real>
 void csr_test() {
   REQUIRE_CUDA(Real);
   const CudaSpmvPath path0 = gpu->spmv_path();
-  for (int max_row : {3, 12, 40, 150}) {  // group sizes 2 .. 32
+  // Vector-kernel group sizes 2 .. 32; 4200 gives rows longer than a stream-kernel block (2048).
+  for (int max_row : {3, 12, 40, 150, 4200}) {
     const CsrBlock blk = random_block(3001, 57, max_row, 40 + max_row);
     const std::string tag = "max_row " + std::to_string(max_row) + prec(Real());
     SCOPED_TRACE(tag);
@@ -314,13 +315,13 @@ void csr_test() {
     const auto expect = down(ref, *y.r);
     HostBuffer<Real> pinned = gpu->create_host_buffer(blk.ghost_cols);
     std::memcpy(pinned.data.get(), ghosts.data(), ghosts.size() * sizeof(Real));
-    for (CudaSpmvPath p : {CudaSpmvPath::native, CudaSpmvPath::cusparse})
+    for (CudaSpmvPath p : {CudaSpmvPath::native, CudaSpmvPath::native_vector, CudaSpmvPath::cusparse})
       for (int pin = 0; pin < 2; ++pin) {
         gpu->set_spmv_path(p);
         gpu->upload(*y.g, hpz);
         gpu->spmv(*gA, *x.g, pin ? pinned.data.get() : ghosts.data(), *y.g);
         expect_close(l, expect, down(*gpu, *y.g), hpz, std::is_same_v<Real, double> ? 1e-13 : 1e-5,
-                     std::string("spmv ") + (p == CudaSpmvPath::native ? "native" : "cusparse") +
+                     std::string("spmv ") + (p == CudaSpmvPath::native ? "native" : p == CudaSpmvPath::native_vector ? "vector" : "cusparse") +
                          (pin ? " pinned" : " pageable"));
       }
     // diagonal

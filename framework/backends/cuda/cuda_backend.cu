@@ -297,7 +297,10 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 2 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 2 * sizeof(double)));
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV")) spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse : CudaSpmvPath::native;
+  if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
+    spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
+                 : std::string(t) == "vector" ? CudaSpmvPath::native_vector
+                                              : CudaSpmvPath::native;
 }
 
 template <class Real>

@@ -35,10 +35,12 @@ class CudaField final : public Field<Real> {
 // Which stencil kernel the last stencil op ran (for tests and benchmarks).
 enum class CudaStencilPath { none, templated, templated_symmetric, generic };
 
-// CSR SpMV implementation (cuda_sparse.cu): the native vector-CSR kernel (a group of 2..32 lanes per
-// row, group size from the mean row length) or cuSPARSE's generic SpMV (CUSPARSE_SPMV_CSR_ALG2,
-// deterministic). The environment variable PERKSOLVE_CUDA_SPMV=native|cusparse sets the initial choice.
-enum class CudaSpmvPath { native, cusparse };
+// CSR SpMV implementation (cuda_sparse.cu): the native stream-CSR kernel (CSR-adaptive: row blocks of
+// <= 2048 entries, products streamed through shared memory), the native vector-CSR kernel (a group of
+// 2..32 lanes per row, group size from the mean row length) or cuSPARSE's generic SpMV
+// (CUSPARSE_SPMV_CSR_ALG2, deterministic). PERKSOLVE_CUDA_SPMV=native|vector|cusparse sets the initial
+// choice.
+enum class CudaSpmvPath { native, native_vector, cusparse };
 
 template <class Real>
 class CudaBackend final : public Backend<Real> {

@@ -1,16 +1,20 @@
 // Native CUDA sparse matrices (issue 5): the rank's CSR row block in device memory, the inspector's
 // send list, and two SpMV implementations selectable at run time (CudaBackend::set_spmv_path or
-// PERKSOLVE_CUDA_SPMV=native|cusparse):
-//   native   - vector CSR: a group of G lanes (G = 2..32, the power of two at or above the mean row
-//              length) per row, lane-strided partial sums, shuffle reduction; x entries < rows are
-//              read from the vector, halo columns from the ghost buffer (no copy of x).
-//   cusparse - cusparseSpMV (CUSPARSE_SPMV_CSR_ALG2, deterministic) on [x; ghosts] staged in one
-//              device vector; handle, descriptors and work buffer created on first use per matrix.
+// PERKSOLVE_CUDA_SPMV=native|vector|cusparse):
+//   native   - stream CSR (the default; CSR-adaptive: blocks of consecutive rows with <= kStreamNnz
+//              entries, products streamed through shared memory, then summed per row);
+//   vector   - vector CSR: a group of G lanes (G = 2..32, the power of two at or above the mean row
+//              length) per row, lane-strided partial sums, shuffle reduction.
+//   Both read x entries < rows from the vector and halo columns from the ghost buffer (no copy of x).
+//   cusparse - cusparseSpMV (CUSPARSE_SPMV_CSR_ALG2, deterministic) on x itself (no halo columns) or
+//              on [x; ghosts] staged in one device vector; handle, descriptors and work buffer created
+//              on first use per matrix.
 // Semantics follow framework/backends/kokkos/kokkos_sparse.cpp.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <climits>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -23,6 +27,9 @@ namespace perksolve {
 using namespace cuda_ops;
 
 namespace {
+
+// Entries per block of the stream kernel (shared memory: 16 KB in fp64).
+constexpr int kStreamNnz = 2048;
 
 void cusparse_check(cusparseStatus_t s, const char* what) {
   if (s != CUSPARSE_STATUS_SUCCESS)
@@ -54,9 +61,21 @@ class CudaCsr final : public SparseMatrix<Real> {
     PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sendbuf), std::max(1L, this->send_count()) * sizeof(Real)));
     PERKSOLVE_CUDA_CHECK(
         cudaMalloc(reinterpret_cast<void**>(&xext), std::max(1L, b.rows + b.ghost_cols) * sizeof(Real)));
+    // Vector kernel: lanes per row = the power of two at or above the mean row length, 2..32.
     const double mean = b.rows > 0 ? static_cast<double>(b.val.size()) / static_cast<double>(b.rows) : 0.0;
     group = 2;
     while (group < 32 && group < mean) group *= 2;
+    // Stream kernel (CSR-adaptive): consecutive rows packed into blocks of at most kStreamNnz entries;
+    // a row longer than that gets a block of its own, reduced by the whole block.
+    std::vector<int> rb{0};
+    for (long r = 0; r < b.rows;) {
+      long r1 = r + 1;
+      while (r1 < b.rows && b.row_ptr[r1 + 1] - b.row_ptr[r] <= kStreamNnz) ++r1;
+      rb.push_back(static_cast<int>(r1));
+      r = r1;
+    }
+    row_blocks = static_cast<int>(rb.size()) - 1;
+    row_block = device_copy(rb, s);
     PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(s));  // host vectors above go out of scope
   }
   ~CudaCsr() override {
@@ -64,13 +83,15 @@ class CudaCsr final : public SparseMatrix<Real> {
     if (vec_x) cusparseDestroyDnVec(vec_x);
     if (mat) cusparseDestroySpMat(mat);
     if (handle) cusparseDestroy(handle);
-    for (void* p : {static_cast<void*>(row_ptr), static_cast<void*>(col), static_cast<void*>(val),
+    for (void* p : {static_cast<void*>(row_ptr), static_cast<void*>(row_block), static_cast<void*>(col), static_cast<void*>(val),
                     static_cast<void*>(send), static_cast<void*>(sendbuf), static_cast<void*>(xext), work})
       if (p) cudaFree(p);
   }
   std::string_view backend_name() const override { return "cuda"; }
 
   int* row_ptr = nullptr;
+  int* row_block = nullptr;  // stream kernel: first row of each block, row_blocks + 1 entries
+  int row_blocks = 0;
   int* col = nullptr;
   Real* val = nullptr;
   long* send = nullptr;
@@ -124,13 +145,63 @@ __global__ void __launch_bounds__(kThreads)
     Real acc = 0;
     if (r < rows) {
       const int end = rp[r + 1];
+      // Matrix entries are used once: streaming (evict-first) loads keep L2 for the reused x.
       for (int e = rp[r] + lane; e < end; e += G) {
-        const int c = ci[e];
-        acc += v[e] * (c < rows ? x[c] : xext[c]);
+        const int c = __ldcs(ci + e);
+        acc += __ldcs(v + e) * (c < rows ? __ldg(x + c) : __ldg(xext + c));
       }
     }
     for (int o = G / 2; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o, G);
     if (lane == 0 && r < rows) y[r] = acc;
+  }
+}
+
+// Stream CSR (CSR-adaptive, Greathouse & Daga): block b owns rows [rb[b], rb[b+1]) whose entries are
+// contiguous. Its threads stream the products v[e] * x[col[e]] of the whole range into shared memory
+// with coalesced, evict-first loads of the matrix (every lane busy whatever the row lengths), then a
+// group of G lanes per row (more lanes when the block holds few, long rows) sums its products. A single row longer than kStreamNnz is summed by
+// the whole block in chunks (fixed order: per-thread strided partial sums, then a tree).
+template <class Real>
+__global__ void __launch_bounds__(kThreads)
+    csr_stream_kernel(const int* __restrict__ rb, const int* __restrict__ rp, const int* __restrict__ ci,
+                      const Real* __restrict__ v, const Real* __restrict__ x, const Real* __restrict__ xext,
+                      Real* __restrict__ y, int rows) {
+  __shared__ Real prod[kStreamNnz];
+  const int r0 = rb[blockIdx.x], r1 = rb[blockIdx.x + 1];
+  const int e0 = rp[r0], e1 = rp[r1];
+  auto product = [&](int e) {
+    const int c = __ldcs(ci + e);
+    return __ldcs(v + e) * (c < rows ? __ldg(x + c) : __ldg(xext + c));
+  };
+  if (e1 - e0 <= kStreamNnz) {
+#pragma unroll 4
+    for (int e = e0 + static_cast<int>(threadIdx.x); e < e1; e += kThreads) prod[e - e0] = product(e);
+    __syncthreads();
+    // G lanes per row, G the largest power of two <= 32 with G * rows <= threads (long rows: more lanes).
+    const int nrows = r1 - r0;
+    int G = 1;
+    while (G < 32 && 2 * G * nrows <= kThreads) G *= 2;
+    const int grp = static_cast<int>(threadIdx.x) / G, lane = static_cast<int>(threadIdx.x) % G;
+    for (int base = 0; base < nrows; base += kThreads / G) {  // block-uniform trip count (shuffles)
+      const int r = r0 + base + grp;
+      Real acc = 0;
+      if (r < r1) {
+        const int end = rp[r + 1] - e0;
+        for (int k = rp[r] - e0 + lane; k < end; k += G) acc += prod[k];
+      }
+      for (int o = G / 2; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o, G);
+      if (lane == 0 && r < r1) y[r] = acc;
+    }
+  } else {  // one long row
+    Real acc = 0;
+    for (int e = e0 + static_cast<int>(threadIdx.x); e < e1; e += kThreads) acc += product(e);
+    prod[threadIdx.x] = acc;
+    __syncthreads();
+    for (int o = kThreads / 2; o > 0; o >>= 1) {
+      if (static_cast<int>(threadIdx.x) < o) prod[threadIdx.x] += prod[threadIdx.x + o];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) y[r0] = prod[0];
   }
 }
 
@@ -146,8 +217,14 @@ __global__ void csr_diagonal_kernel(const int* __restrict__ rp, const int* __res
 }
 
 template <class Real>
-void launch_native_spmv(const CudaCsr<Real>& A, const Real* x, Real* y, int sm_count, cudaStream_t s) {
+void launch_native_spmv(const CudaCsr<Real>& A, const Real* x, Real* y, bool vector_kernel, int sm_count,
+                        cudaStream_t s) {
   const int rows = static_cast<int>(A.rows());
+  if (!vector_kernel) {
+    csr_stream_kernel<Real><<<A.row_blocks, kThreads, 0, s>>>(A.row_block, A.row_ptr, A.col, A.val, x, A.xext, y, rows);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("csr_stream_kernel");
+    return;
+  }
   const long threads = static_cast<long>(rows) * A.group;
   const int blocks = grid_for(threads, sm_count);
   switch (A.group) {
@@ -177,7 +254,12 @@ void launch_cusparse_spmv(CudaCsr<Real>& A, const Real* x, Real* y, cudaStream_t
     PERKSOLVE_CUDA_CHECK(cudaMalloc(&A.work, std::max<std::size_t>(bytes, 16)));
   }
   PERKSOLVE_CUSPARSE_CHECK(cusparseSetStream(A.handle, s));
-  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(A.xext, x, n * sizeof(Real), cudaMemcpyDeviceToDevice, s));
+  if (g == 0) {
+    PERKSOLVE_CUSPARSE_CHECK(cusparseDnVecSetValues(A.vec_x, const_cast<Real*>(x)));  // no halo: x as it is
+  } else {
+    PERKSOLVE_CUSPARSE_CHECK(cusparseDnVecSetValues(A.vec_x, A.xext));
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(A.xext, x, n * sizeof(Real), cudaMemcpyDeviceToDevice, s));
+  }
   PERKSOLVE_CUSPARSE_CHECK(cusparseDnVecSetValues(A.vec_y, y));
   PERKSOLVE_CUSPARSE_CHECK(cusparseSpMV(A.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A.mat, A.vec_x, &zero, A.vec_y,
                                         T, CUSPARSE_SPMV_CSR_ALG2, A.work));
@@ -228,7 +310,8 @@ void CudaBackend<Real>::spmv(const SparseMatrix<Real>& Am, const Field<Real>& x,
   if (spmv_path_ == CudaSpmvPath::cusparse)
     launch_cusparse_spmv(A, as_cuda(x).data(), as_cuda(y).data(), stream_);
   else
-    launch_native_spmv(A, as_cuda(x).data(), as_cuda(y).data(), sm_count_, stream_);
+    launch_native_spmv(A, as_cuda(x).data(), as_cuda(y).data(), spmv_path_ == CudaSpmvPath::native_vector, sm_count_,
+                       stream_);
 }
 
 template <class Real>
