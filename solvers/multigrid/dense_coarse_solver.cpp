@@ -46,22 +46,26 @@ bool invert(std::vector<double>& m, long n) {
 
 }  // namespace
 
+void check_direct_coarse_fits(long ranks, long unknowns, long max_unknowns) {
+  if (ranks > 1)
+    throw std::invalid_argument(fmt::format("multigrid: coarse type \"direct\" needs the coarsest level on one rank; "
+                                            "it is distributed over {} ranks (use coarse type \"cg\", or more levels)",
+                                            ranks));
+  if (unknowns > max_unknowns)
+    throw std::invalid_argument(fmt::format("multigrid: the coarsest level has {} unknowns, more than max_unknowns = {} "
+                                            "of the direct coarse solve (raise it, add levels, or use coarse type "
+                                            "\"cg\")",
+                                            unknowns, max_unknowns));
+}
+
 template <class Real>
 DenseCoarseSolver<Real>::DenseCoarseSolver(GridOperator<Real>& A, long max_unknowns) : A_(A) {
   const Decomposition& dec = A.decomposition();
   int size = 1;
   MPI_Comm_size(dec.comm(), &size);
-  if (size != 1)
-    throw std::invalid_argument(fmt::format("multigrid: coarse type \"direct\" needs the coarsest level on one rank; "
-                                            "it is distributed over {} ranks (use coarse type \"cg\", or more levels)",
-                                            size));
   const FieldLayout& lay = A.layout();
   n_ = lay.owned_size();
-  if (n_ > max_unknowns)
-    throw std::invalid_argument(fmt::format("multigrid: the coarsest level has {} unknowns, more than coarse.max_unknowns "
-                                            "= {} of the direct coarse solve (raise it, add levels, or use coarse "
-                                            "type \"cg\")",
-                                            n_, max_unknowns));
+  check_direct_coarse_fits(size, n_, max_unknowns);
   Backend<Real>& be = A.backend();
   const int dim = dec.grid().dim;
   const int R = A.stencil().radius();

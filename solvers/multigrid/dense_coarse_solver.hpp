@@ -12,11 +12,16 @@
 
 namespace perksolve {
 
+// Throws std::invalid_argument unless a coarsest level of `unknowns` cells on `ranks` ranks can be
+// solved directly (one rank, at most `max_unknowns`). Multigrid calls it on every rank from the rank
+// grid, so all ranks stop together; the solver's constructor calls it again as a guard.
+void check_direct_coarse_fits(long ranks, long unknowns, long max_unknowns);
+
 template <class Real>
 class DenseCoarseSolver {
  public:
   // The level must live on one rank. Throws std::invalid_argument when it is distributed, has more
-  // than `max_unknowns` unknowns, or its operator is singular.
+  // than `max_unknowns` unknowns (check_direct_coarse_fits), or its operator is singular.
   DenseCoarseSolver(GridOperator<Real>& A, long max_unknowns);
   // x += A^{-1} (b - A x) with the given boundary values; `r` is scratch of A's layout.
   void solve(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous);

@@ -321,15 +321,7 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
     const long ranks = static_cast<long>(c.dims[0]) * c.dims[1] * c.dims[2];
     long unknowns = 1;
     for (int a = 0; a < c.grid.dim; ++a) unknowns *= c.grid.extents[a];
-    if (ranks > 1)
-      throw std::invalid_argument(fmt::format("multigrid: coarse type \"direct\" needs the coarsest level on one rank; "
-                                              "it is distributed over {} ranks (use coarse type \"cg\", or more levels)",
-                                              ranks));
-    if (unknowns > cfg.coarse.max_unknowns)
-      throw std::invalid_argument(fmt::format("multigrid: the coarsest level has {} unknowns, more than max_unknowns = {} "
-                                              "of the direct coarse solve (raise it, add levels, or use coarse type "
-                                              "\"cg\")",
-                                              unknowns, cfg.coarse.max_unknowns));
+    check_direct_coarse_fits(ranks, unknowns, cfg.coarse.max_unknowns);
     if (levels_.back()->active)
       levels_.back()->direct = std::make_unique<DenseCoarseSolver<Real>>(*levels_.back()->A, cfg.coarse.max_unknowns);
   }
