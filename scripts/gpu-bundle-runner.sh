@@ -77,8 +77,10 @@ fi
 FILTER=${RUNNER_TEST_FILTER:-*}
 step test_gpu_backend "$OUTDIR/test_gpu_backend.log" 600 "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
 # The test grids are small, so the automatic wide-tile choice takes the small tile in 3D: run the suite
-# once more with the large wide tile forced (PERKSOLVE_CUDA_WIDE_TILE=large), same log.
+# once more with each wider tier forced (PERKSOLVE_CUDA_WIDE_TILE=large, =medium), same log.
 step test_gpu_backend_large "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=large \
+  "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+step test_gpu_backend_medium "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=medium \
   "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
 
 if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null; then
@@ -94,8 +96,12 @@ if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null
   done
   step sanitizer-memcheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$SFILTER" || status=1
+  # The large tier has the bulk (TMA) copies on mbarriers and the dynamic work counter.
   step sanitizer-racecheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
     compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 "$BIN/test_gpu_backend" \
+    --gtest_filter='CudaBackendStencil.AllShapes*' || status=1
+  step sanitizer-synccheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
+    compute-sanitizer --tool synccheck --error-exitcode 1 "$BIN/test_gpu_backend" \
     --gtest_filter='CudaBackendStencil.AllShapes*' || status=1
 fi
 

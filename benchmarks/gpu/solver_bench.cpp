@@ -11,12 +11,14 @@
 //   mg_vcycle      multigrid solver, V(2,2) weighted Jacobi, coarse CG, a fixed --mg-cycles cycles:
 //                  time_s = result.seconds / cycles (each cycle also computes the residual norm the solver
 //                  checks after it), work_units = time_s / WU
+//   mg_vcycle_direct  the same with the direct coarse solve (coarse.type = "direct")
 //   pcg_mg_solve   CG preconditioned by one V(2,2) Jacobi cycle (inputs/solvers/pcg_mg_poisson3d.toml) to
 //                  rtol 1e-10 (fp64; 1e-6 in fp32, whose resolution is ~1e-7): time_s = the whole solve,
 //                  work_units = time_s / WU, plus time and WU per iteration
+//   pcg_mg_solve_direct  the same with the direct coarse solve
 //
-// Every solve goes through solve_deck<Real> (the production path: setup, halo exchange, Timers with
-// their per-phase fences) once untimed (warm-up: allocations, module loading) and then --solve-reps
+// Every solve goes through solve_deck<Real> (the production path: setup, halo exchange, Timers; monitor.phase_timers
+// = auto: no per-phase fences on cuda) once untimed (warm-up: allocations, module loading) and then --solve-reps
 // times timed; the solver's own clock (SolveResult::seconds: the iteration loop, without set-up and
 // without the multigrid hierarchy construction) is used, median over the timed runs. The deck text of
 // every case is stored in the JSON record.
@@ -156,23 +158,27 @@ std::string cg_deck(int n, bool fp32, long iterations) {
 // Coarse CG to 1e-10 in fp64 (inputs/solvers/mg_poisson3d.toml); fp32 cannot reach 1e-10, so its coarse
 // solve would run to the iteration limit (1000) every cycle: 1e-5 there.
 std::string coarse_tolerance(bool fp32) { return fp32 ? "1e-5" : "1e-10"; }
+// Body of a [..coarse] table: "cg" (to coarse_tolerance) or "direct" (the dense inverse of the coarsest
+// level applied as an SpMV, docs/solvers.md).
+std::string coarse_body(bool fp32, const std::string& coarse) {
+  return coarse == "direct" ? "type = \"direct\"\n" : "type = \"cg\"\ntolerance = " + coarse_tolerance(fp32) + "\n";
+}
 
-std::string mg_deck(int n, bool fp32, long cycles) {
+std::string mg_deck(int n, bool fp32, long cycles, const std::string& coarse = "cg") {
   return deck_header(n, fp32) +
          "[solver]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\npost_smooth = 2\n"
-         "[solver.smoother]\ntype = \"jacobi\"\n[solver.coarse]\ntype = \"cg\"\ntolerance = " +
-         coarse_tolerance(fp32) + "\n[solver.stop]\nmax_iterations = " + std::to_string(cycles) + "\nrtol = 0.0\n" +
+         "[solver.smoother]\ntype = \"jacobi\"\n[solver.coarse]\n" +
+         coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = " + std::to_string(cycles) + "\nrtol = 0.0\n" +
          kFooter;
 }
 double pcg_rtol(bool fp32) { return fp32 ? 1e-6 : 1e-10; }
-std::string pcg_deck(int n, bool fp32) {
+std::string pcg_deck(int n, bool fp32, const std::string& coarse = "cg") {
   char rtol[32];
   std::snprintf(rtol, sizeof rtol, "%g", pcg_rtol(fp32));
   return deck_header(n, fp32) +
          "[solver]\ntype = \"cg\"\n[solver.preconditioner]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\n"
-         "post_smooth = 2\n[solver.preconditioner.smoother]\ntype = \"jacobi\"\n[solver.preconditioner.coarse]\n"
-         "type = \"cg\"\ntolerance = " +
-         coarse_tolerance(fp32) + "\n[solver.stop]\nmax_iterations = 200\nrtol = " + rtol + "\n" + kFooter;
+         "post_smooth = 2\n[solver.preconditioner.smoother]\ntype = \"jacobi\"\n[solver.preconditioner.coarse]\n" +
+         coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = 200\nrtol = " + rtol + "\n" + kFooter;
 }
 
 config::Deck make_deck(const std::string& text, const std::string& origin) {
@@ -272,11 +278,11 @@ Record measure_solve(const std::string& name, const std::string& text, int n, in
   r.final_residual = last.result.final_residual;
   r.total_s = seconds;
   r.per_iteration_s = r.iterations > 0 ? seconds / static_cast<double>(r.iterations) : 0.0;
-  if (name == "pcg_mg_solve") {
+  if (name.starts_with("pcg_mg_solve")) {
     r.unit = "per solve";
     r.time_s = seconds;
   } else {
-    r.unit = name == "mg_vcycle" ? "per cycle" : "per iteration";
+    r.unit = name.starts_with("mg_vcycle") ? "per cycle" : "per iteration";
     r.time_s = r.per_iteration_s;
   }
   return r;
@@ -298,9 +304,15 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
   wu.wu_before = wu.time_s;
   std::vector<Record> solves;
   if (want("cg")) solves.push_back(measure_solve<Real>("cg_iteration", cg_deck(o.n, fp32, o.cg_iterations), o.n, o.solve_reps));
-  if (want("mg")) solves.push_back(measure_solve<Real>("mg_vcycle", mg_deck(o.n, fp32, o.mg_cycles), o.n, o.solve_reps));
+  if (want("mg")) {
+    solves.push_back(measure_solve<Real>("mg_vcycle", mg_deck(o.n, fp32, o.mg_cycles), o.n, o.solve_reps));
+    solves.push_back(
+        measure_solve<Real>("mg_vcycle_direct", mg_deck(o.n, fp32, o.mg_cycles, "direct"), o.n, o.solve_reps));
+  }
   if (want("pcg")) {
     solves.push_back(measure_solve<Real>("pcg_mg_solve", pcg_deck(o.n, fp32), o.n, o.solve_reps));
+    solves.back().rtol = pcg_rtol(fp32);
+    solves.push_back(measure_solve<Real>("pcg_mg_solve_direct", pcg_deck(o.n, fp32, "direct"), o.n, o.solve_reps));
     solves.back().rtol = pcg_rtol(fp32);
   }
   if (!solves.empty()) {
@@ -418,9 +430,12 @@ int main(int argc, char** argv) {
   if (o.print_decks) {
     if (rank == 0)
       for (bool fp32 : {false, true})
-        std::printf("# cg_iteration %s\n%s\n# mg_vcycle %s\n%s\n# pcg_mg_solve %s\n%s\n", prec_key(fp32),
-                    cg_deck(o.n, fp32, o.cg_iterations).c_str(), prec_key(fp32), mg_deck(o.n, fp32, o.mg_cycles).c_str(),
-                    prec_key(fp32), pcg_deck(o.n, fp32).c_str());
+        std::printf("# cg_iteration %s\n%s\n# mg_vcycle %s\n%s\n# mg_vcycle_direct %s\n%s\n# pcg_mg_solve %s\n%s\n"
+                    "# pcg_mg_solve_direct %s\n%s\n",
+                    prec_key(fp32), cg_deck(o.n, fp32, o.cg_iterations).c_str(), prec_key(fp32),
+                    mg_deck(o.n, fp32, o.mg_cycles).c_str(), prec_key(fp32),
+                    mg_deck(o.n, fp32, o.mg_cycles, "direct").c_str(), prec_key(fp32), pcg_deck(o.n, fp32).c_str(),
+                    prec_key(fp32), pcg_deck(o.n, fp32, "direct").c_str());
     MPI_Finalize();
     return 0;
   }

@@ -7,7 +7,9 @@
 // generic kernel on the same data (column `check`, max |fast - generic| / max |generic|).
 //
 //   stencil_bench [--out results.json] [--reps 30] [--n3d 512] [--n2d 16384] [--cases 3d7pt,2d5pt]
-//                 [--precision both|f64|f32] [--git-revision REV] [--default-variant-only]
+//                 [--precision both|f64|f32] [--git-revision REV] [--default-variant-only] [--row-align N]
+// --row-align: row alignment of the benchmark fields in elements (FieldLayout::align; default
+// kGridRowAlign = what the solvers' grid fields use; 1 = packed rows of n + 2 ghost elements).
 // Cases run with the backend's default tile variant under their own name and, unless
 // --default-variant-only, with the other variant as "<case>@two_load" / "<case>@wide".
 #include <cuda_runtime.h>
@@ -83,7 +85,7 @@ __global__ void diff_kernel(const Real* a, const Real* b, FieldLayout l, unsigne
     const int i = static_cast<int>(e - row * l.n[0]);
     const int j = static_cast<int>(row % l.n[1]);
     const int k = static_cast<int>(row / l.n[1]);
-    const long n = (i + l.ghost[0]) + (j + l.ghost[1]) * l.stride_y() + (k + l.ghost[2]) * l.stride_z();
+    const long n = l.index(i, j, k);
     const double d = fabs(static_cast<double>(a[n]) - static_cast<double>(b[n]));
     err = (d > err || d != d) ? d : err;
     mx = fmax(mx, fabs(static_cast<double>(b[n])));
@@ -154,6 +156,7 @@ struct Record {
   std::string name, precision, path;
   std::vector<long> extents;
   double time = 0, gcells = 0, copy_gbs = 0, ratio = 0, check = 0;
+  int row_align = 1;
   int points = 0;
 };
 
@@ -168,9 +171,10 @@ const char* path_name(CudaStencilPath p) {
 
 template <class Real>
 Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stencil& s, bool force_generic, int n3d,
-                int n2d, int reps, double copy_gbs, bool wide) {
+                int n2d, int reps, double copy_gbs, bool wide, int row_align) {
   be.set_wide_tiles(wide);
   FieldLayout l;
+  l.align = row_align;
   const int r = s.radius();
   if (s.dim() == 3) {
     l.n = {n3d, n3d, n3d};
@@ -241,6 +245,7 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
   rec.copy_gbs = copy_gbs;
   rec.ratio = rec.gcells / (copy_gbs / (2.0 * sizeof(Real)));
   rec.check = check;
+  rec.row_align = row_align;
   return rec;
 }
 
@@ -260,6 +265,7 @@ int main(int argc, char** argv) {
   std::string out_path, git_rev = "unknown", cases_arg, precision = "both";
   int reps = 30, n3d = 512, n2d = 16384;
   bool all_variants = true;
+  int row_align = kGridRowAlign;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -271,6 +277,7 @@ int main(int argc, char** argv) {
     else if (a == "--precision") precision = next();
     else if (a == "--git-revision") git_rev = next();
     else if (a == "--default-variant-only") all_variants = false;
+    else if (a == "--row-align") row_align = std::stoi(next());
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;
@@ -318,8 +325,8 @@ int main(int argc, char** argv) {
         if (generic && wide != wide_default) continue;
         if (!all_variants && wide != wide_default) continue;
         const std::string cname = wide == wide_default ? name : name + (wide ? "@wide" : "@two_load");
-        if (precision != "f32") recs.push_back(run_case<double>(bd, cname, st, generic, n3d, n2d, reps, copy_gbs, wide));
-        if (precision != "f64") recs.push_back(run_case<float>(bf, cname, st, generic, n3d, n2d, reps, copy_gbs, wide));
+        if (precision != "f32") recs.push_back(run_case<double>(bd, cname, st, generic, n3d, n2d, reps, copy_gbs, wide, row_align));
+        if (precision != "f64") recs.push_back(run_case<float>(bf, cname, st, generic, n3d, n2d, reps, copy_gbs, wide, row_align));
       }
     }
 
@@ -360,9 +367,10 @@ int main(int argc, char** argv) {
         std::snprintf(buf, sizeof buf,
                       "    {\"case\": \"%s\", \"precision\": \"%s\", \"extents\": [%ld, %ld, %ld], \"points\": %d, "
                       "\"time_per_sweep_s\": %.6e, \"gcells_per_s\": %.4f, \"copy_gbs\": %.2f, "
-                      "\"ratio_to_copy_bound\": %.4f, \"kernel\": \"%s\", \"check_vs_generic\": %.3e}%s\n",
+                      "\"ratio_to_copy_bound\": %.4f, \"kernel\": \"%s\", \"check_vs_generic\": %.3e, \"row_align\": %d}%s\n",
                       r.name.c_str(), r.precision.c_str(), r.extents[0], r.extents[1], r.extents[2], r.points, r.time,
-                      r.gcells, r.copy_gbs, r.ratio, r.path.c_str(), r.check, i + 1 < recs.size() ? "," : "");
+                      r.gcells, r.copy_gbs, r.ratio, r.path.c_str(), r.check, r.row_align,
+                      i + 1 < recs.size() ? "," : "");
         f << buf;
       }
       f << "  ]\n}\n";

@@ -80,6 +80,7 @@ double median(std::vector<double> v) {
 
 int g_sms = 0;
 cudaStream_t g_st = nullptr;
+unsigned* g_work = nullptr;  // zeroed work counters for the dynamic schedule
 
 template <class Real>
 struct Var {
@@ -95,7 +96,10 @@ template <class Real, ShapeSpec S, bool SYM, class T>
 Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}) {
   Var<Real> v;
   v.name = name;
-  v.launch = [](const StencilRequest<Real>& r, int ipb) { return launch_stream_stencil<Real, S, 0, SYM, T>(r, ipb); };
+  // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).
+  v.launch = [](const StencilRequest<Real>& r, int ipb) {
+    return ipb < 0 ? launch_stream_stencil<Real, S, 0, SYM, T>(r, -ipb, true) : launch_stream_stencil<Real, S, 0, SYM, T>(r, ipb);
+  };
   v.attrs = [] {
     cudaFuncAttributes fa{};
     CK(cudaFuncGetAttributes(&fa, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, 0, SYM, T>));
@@ -113,11 +117,125 @@ Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}) {
   return v;
 }
 
+// Experimental: 7-point star without shared memory. Thread (tx, ty) owns column x and MY consecutive rows,
+// streams z; the in-plane values of plane z + PF (centres, x +- 1 neighbours, the y halo rows) are loaded
+// into a register queue PF planes ahead (L1 serves the neighbours' overlapping lines); no block barrier.
+// Same summation order as the streaming kernel (bit-identical results).
+template <class Real, int MY>
+struct PlaneRec {
+  Real c[MY], xm[MY], xp[MY], ym, yp;
+};
+template <class Real, int BXT, int BYT, int MY, int PF>
+__global__ void __launch_bounds__(BXT* BYT) l1_7pt_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
+  const int tx = threadIdx.x % BXT, ty = threadIdx.x / BXT;
+  const Real c0 = a.c[0], c1 = a.c[1], c2 = a.c[2], c3 = a.c[3], c4 = a.c[4], c5 = a.c[5], c6 = a.c[6];
+  for (long u = blockIdx.x; u < a.items; u += gridDim.x) {
+    const long q = u / a.tiles, t = u - q * a.tiles;
+    const int s0 = static_cast<int>(q) * a.chunk, s1 = min(a.ns, s0 + a.chunk);
+    const int x = static_cast<int>(t % a.tiles_x) * BXT + tx;
+    const int y0 = static_cast<int>(t / a.tiles_x) * (BYT * MY) + ty * MY;
+    const int xc = min(x, a.nx - 1);
+    long roff[MY];
+#pragma unroll
+    for (int j = 0; j < MY; ++j) roff[j] = xc + static_cast<long>(min(y0 + j, a.ny - 1)) * a.row_stride;
+    const long ymoff = xc + static_cast<long>(min(y0, a.ny) - 1) * a.row_stride;
+    const long ypoff = xc + static_cast<long>(min(y0 + MY, a.ny)) * a.row_stride;
+    auto load = [&](int z, PlaneRec<Real, MY>& r) {
+      const Real* p = a.x + static_cast<long>(z) * a.step;
+#pragma unroll
+      for (int j = 0; j < MY; ++j) {
+        r.c[j] = __ldg(p + roff[j]);
+        r.xm[j] = __ldg(p + roff[j] - 1);
+        r.xp[j] = __ldg(p + roff[j] + 1);
+      }
+      r.ym = __ldg(p + ymoff);
+      r.yp = __ldg(p + ypoff);
+    };
+    PlaneRec<Real, MY> qq[PF + 1];  // qq[0] = plane z, qq[k] = plane z + k
+    Real below[MY];
+    {
+      const Real* p = a.x + static_cast<long>(s0 - 1) * a.step;
+#pragma unroll
+      for (int j = 0; j < MY; ++j) below[j] = __ldg(p + roff[j]);
+    }
+#pragma unroll
+    for (int k = 0; k <= PF; ++k) load(min(s0 + k, a.ns), qq[k]);  // planes past ns + 1: clamped, unused
+    for (int z = s0; z < s1; ++z) {
+#pragma unroll
+      for (int j = 0; j < MY; ++j) {
+        const PlaneRec<Real, MY>& c = qq[0];
+        Real acc = c0 * below[j];
+        acc = fma(c1, j == 0 ? c.ym : c.c[j - 1], acc);
+        acc = fma(c2, c.xm[j], acc);
+        acc = fma(c3, c.c[j], acc);
+        acc = fma(c4, c.xp[j], acc);
+        acc = fma(c5, j == MY - 1 ? c.yp : c.c[j + 1], acc);
+        acc = fma(c6, qq[1].c[j], acc);
+        if (x < a.nx && y0 + j < a.ny) a.out[roff[j] + static_cast<long>(z) * a.step] = acc;
+        below[j] = c.c[j];
+      }
+#pragma unroll
+      for (int k = 0; k < PF; ++k) qq[k] = qq[k + 1];
+      load(min(z + PF + 1, a.ns), qq[PF]);
+    }
+  }
+}
+
+template <class Real, int BXT, int BYT, int MY, int PF>
+int launch_l1_7pt(const StencilRequest<Real>& r, int ipb) {
+  auto kernel = l1_7pt_kernel<Real, BXT, BYT, MY, PF>;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BXT * BYT, 0));
+  const FieldLayout& l = r.layout;
+  StreamArgs<Real, kMaxTemplatedPoints> a{};
+  const long origin = l.index(0, 0, 0);
+  a.x = r.x + origin;
+  a.out = r.out + origin;
+  a.nx = l.n[0];
+  a.ny = l.n[1];
+  a.ns = l.n[2];
+  a.row_stride = l.stride_y();
+  a.step = l.stride_z();
+  for (int p = 0; p < 7; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
+  a.tiles_x = (a.nx + BXT - 1) / BXT;
+  a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + BYT * MY - 1) / (BYT * MY));
+  const long resident = static_cast<long>(std::max(per_sm, 1)) * r.sm_count;
+  long c0 = ipb > 0 ? (static_cast<long>(a.ns) * a.tiles + resident * ipb - 1) / (resident * ipb) : a.ns;
+  c0 = std::min<long>(std::max(c0, 8L), a.ns);
+  const long nchunks = (a.ns + c0 - 1) / c0;
+  a.chunk = static_cast<int>((a.ns + nchunks - 1) / nchunks);
+  a.items = a.tiles * nchunks;
+  const long rounds = (a.items + resident - 1) / resident;
+  const long blocks = (a.items + rounds - 1) / rounds;
+  kernel<<<static_cast<unsigned>(blocks), BXT * BYT, 0, r.stream>>>(a);
+  CK(cudaGetLastError());
+  return 0;
+}
+
+template <class Real, int BXT, int BYT, int MY, int PF>
+Var<Real> mk_l1(const char* name, std::vector<int> ipbs) {
+  Var<Real> v;
+  v.name = name;
+  v.launch = [](const StencilRequest<Real>& r, int ipb) { return launch_l1_7pt<Real, BXT, BYT, MY, PF>(r, ipb); };
+  v.attrs = [] {
+    cudaFuncAttributes fa{};
+    CK(cudaFuncGetAttributes(&fa, l1_7pt_kernel<Real, BXT, BYT, MY, PF>));
+    return fa;
+  };
+  v.per_sm = [] {
+    int b = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, l1_7pt_kernel<Real, BXT, BYT, MY, PF>, BXT * BYT, 0));
+    return b;
+  };
+  v.ipbs = std::move(ipbs);
+  return v;
+}
+
 template <class Real>
 struct Buf {
   Real* p = nullptr;
   long n = 0;
-  explicit Buf(long n_) : n(n_) { CK(cudaMalloc(&p, n * sizeof(Real))); }
+  explicit Buf(long n_) : n(n_) { CK(cudaMalloc(&p, n * sizeof(Real) + kFieldSlackBytes)); }
   ~Buf() { cudaFree(p); }
 };
 
@@ -145,6 +263,7 @@ StencilRequest<Real> req(const Stencil& s, const FieldLayout& l, const Real* x, 
   r.out = out;
   r.sm_count = g_sms;
   r.stream = g_st;
+  r.work_counters = g_work;
   return r;
 }
 
@@ -161,10 +280,13 @@ unsigned long long small_check(const Stencil& s, const Var<Real>& ref, const Var
   return diff(o1.p, o2.p, l.size());
 }
 
+int g_row_align = kGridRowAlign;  // --row-align: FieldLayout::align of every layout of the sweep
+
 template <class Real>
 void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, int n3d, int n2d, int reps,
               double copy_gbs) {
   FieldLayout l, s1, s2;
+  l.align = s1.align = s2.align = g_row_align;
   const int r = s.radius();
   if (s.dim() == 3) {
     l.n = {n3d, n3d, n3d};
@@ -243,6 +365,7 @@ int main(int argc, char** argv) {
     else if (a == "--n3d") n3d = std::stoi(argv[++i]);
     else if (a == "--n2d") n2d = std::stoi(argv[++i]);
     else if (a == "--only") only = argv[++i];
+    else if (a == "--row-align") g_row_align = std::stoi(argv[++i]);
   }
   int dev = 0;
   CK(cudaGetDevice(&dev));
@@ -250,6 +373,8 @@ int main(int argc, char** argv) {
   CK(cudaGetDeviceProperties(&prop, dev));
   g_sms = prop.multiProcessorCount;
   CK(cudaStreamCreate(&g_st));
+  CK(cudaMalloc(&g_work, 2 * sizeof(unsigned)));
+  CK(cudaMemset(g_work, 0, 2 * sizeof(unsigned)));
   std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, g_sms, prop.l2CacheSize >> 20);
 
   // ---- copy bandwidth, three ways (bytes read + written), 1 GiB buffers ----
@@ -295,66 +420,49 @@ int main(int argc, char** argv) {
   const Stencil st7 = perks_stencil("3d7pt"), st5 = perks_stencil("2d5pt");
   Stencil sym = laplacian_27pt_fe(1.0 / 512);
 
-  // Tune<BXT, BYT, MX, MY, NS, MINB, VEC (0 scalar, 1 16-byte .cg, 2 16-byte .ca), STCS, IPB>
-  // (earlier sweeps, see docs/perf/two-load-stencils.md: 16-byte cp.async, deeper rings, register caps
-  // for 3-4 blocks/SM and streaming stores all measured slower on the 64 x 16 tile.)
-  if (only.empty() || only == "3d7pt_f64")
-    run_case<double>("3d7pt", st7,
-                     {mk<double, S7, false, Tune<64, 4, 1, 4, 3, 1, 0, false, 16>>("old", {16, 32}),
-                      mk<double, S7, false, Tune<64, 4, 1, 4, 4, 1, 0, false, 16>>("old_ns4", {16}),
-                      mk<double, S7, false, Tune<64, 4, 1, 4, 3, 1, 1, false, 16>>("old_vcg", {16}),
-                      mk<double, S7, false, Tune<128, 4, 1, 4, 3, 1, 0, false, 16>>("128x4x4", {16}),
-                      mk<double, S7, false, Tune<128, 8, 1, 2, 3, 1, 0, false, 16>>("128x8x2", {16, 32}),
-                      mk<double, S7, false, Tune<256, 2, 1, 2, 3, 1, 0, false, 16>>("256x2x2", {16}),
-                      mk<double, S7, false, Tune<256, 2, 1, 4, 3, 1, 0, false, 16>>("256x2x4", {16}),
-                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2", {16, 8, 32, 0}),
-                      mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 0, false, 16>>("256x4x2_ns4", {16}),
-                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, true, 16>>("256x4x2_cs", {16}),
-                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 1, false, 16>>("256x4x2_vcg", {16}),
-                      mk<double, S7, false, Tune<512, 1, 1, 4, 3, 1, 0, false, 16>>("512x1x4", {16}),
-                      mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 0, false, 16>>("512x2x2", {16, 8, 0}),
-                      mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2_again", {16})},
-                     n3d, n2d, reps, best);
-  if (only.empty() || only == "3d7pt_f32")
-    run_case<float>("3d7pt", st7,
-                    {mk<float, S7, false, Tune<128, 2, 1, 8, 4, 1, 0, false, 0>>("old", {0}),
-                     mk<float, S7, false, Tune<128, 2, 1, 8, 4, 1, 1, false, 0>>("old_vcg", {0}),
-                     mk<float, S7, false, Tune<256, 2, 1, 8, 3, 1, 0, false, 0>>("256x2x8", {0}),
-                     mk<float, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 0>>("256x4x2", {0, 16}),
-                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 0>>("256x4x4", {0, 16, 32}),
-                     mk<float, S7, false, Tune<256, 4, 1, 4, 4, 1, 0, false, 0>>("256x4x4_ns4", {0}),
-                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, true, 0>>("256x4x4_cs", {0}),
-                     mk<float, S7, false, Tune<512, 2, 1, 2, 3, 1, 0, false, 0>>("512x2x2", {0}),
-                     mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 0, false, 0>>("512x2x4", {0, 16}),
-                     mk<float, S7, false, Tune<512, 2, 1, 4, 2, 1, 0, false, 0>>("512x2x4_ns2", {0}),
-                     mk<float, S7, false, Tune<256, 4, 2, 2, 3, 1, 0, false, 0>>("256x4_mx2x2", {0}),
-                     mk<float, S7, false, Tune<128, 8, 2, 2, 3, 1, 0, false, 0>>("128x8_mx2x2", {0}),
-                     mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 0>>("256x4x4_again", {0})},
-                    n3d, n2d, reps, best);
+  // Tune<BXT, BYT, MX, MY, NS, MINB, VEC (0 scalar, 1 16-byte .cg, 2 16-byte .ca, 3 bulk rows, 4 bulk rows
+  // without block barrier), STCS, IPB, DYN>
+  // Rounds 1-3 (2026-11-22): docs/perf/two-load-stencils.md. Round 4 (2026-11-23): the grid fields' rows are
+  // now aligned (FieldLayout::align = 32, --row-align): the production kernels moved 3d7pt fp64 0.893 ->
+  // 0.919 and fp32 0.783 -> 0.873; 16-byte loads no longer need the per-row shift, so they are tried again,
+  // with dynamic items everywhere (interleaved, each variant twice).
+  using D7 = Tune<512, 2, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 (large tier)
+  if (only.empty() || only == "3d7pt_f64") {
+    std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 1, false, 8, true>>("512_vec16cg", {8}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 3, false, 8, true>>("512_bulk", {8}));
+      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("256x4x2", {8}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 0, false, 8, true>>("512_ns4", {8}));
+      v.push_back(mk<double, S7, false, D7>("cur", {4, 8, 16}));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
+  using F7 = Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>;  // production fp32 (large tier)
+  if (only.empty() || only == "3d7pt_f32") {
+    std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 8, true>>("scalar_ns3", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 1, false, 8, true>>("vec16cg_ns3", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 2, false, 8, true>>("vec16ca_ns3", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 3, false, 8, true>>("bulk_ns3", {8}));
+      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 0, false, 8, true>>("512x2x4", {8}));
+      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 1, false, 8, true>>("512x2x4_vec16", {8}));
+      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 4, 1, 3, false, 8, true>>("512x2x4_bulk", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("256x4x2", {8}));
+      v.push_back(mk<float, S7, false, F7>("cur", {4, 8, 16}));
+    }
+    run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
   if (only.empty() || only == "3d27sym_f64")
     run_case<double>("3d27sym", sym,
-                     {mk<double, S27, true, Tune<64, 4, 1, 4, 3, 1, 0, false, 16>>("old", {16}),
-                      mk<double, S27, true, Tune<256, 2, 1, 4, 3, 1, 0, false, 16>>("256x2x4", {16}),
-                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>("256x4x2", {16, 32}),
-                      mk<double, S27, true, Tune<512, 2, 1, 2, 3, 1, 0, false, 16>>("512x2x2", {16})},
+                     {mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("cur", {8}),
+                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 1, false, 8, true>>("vec16cg", {8}),
+                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 3, false, 8, true>>("bulk", {8}),
+                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("cur", {8})},
                      n3d, n2d, reps, best);
-  if (only.empty() || only == "2d5pt_f64")
-    run_case<double>("2d5pt", st5,
-                     {mk<double, S5, false, Tune<256, 1, 2, 1, 8, 1, 0, false, 0>>("old"),
-                      mk<double, S5, false, Tune<256, 1, 2, 1, 4, 1, 0, false, 0>>("ns4"),
-                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>>("512x2"),
-                      mk<double, S5, false, Tune<512, 1, 2, 1, 6, 1, 0, false, 0>>("512x2_ns6"),
-                      mk<double, S5, false, Tune<1024, 1, 1, 1, 6, 1, 0, false, 0>>("1024x1_ns6"),
-                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, true, 0>>("512x2_cs"),
-                      mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>>("512x2_again")},
-                     n3d, n2d, reps, best);
-  if (only.empty() || only == "2d5pt_f32")
-    run_case<float>("2d5pt", st5,
-                    {mk<float, S5, false, Tune<256, 1, 4, 1, 8, 1, 0, false, 0>>("old"),
-                     mk<float, S5, false, Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>("512x4_ns6"),
-                     mk<float, S5, false, Tune<512, 1, 4, 1, 8, 1, 0, false, 0>>("512x4_ns8"),
-                     mk<float, S5, false, Tune<1024, 1, 2, 1, 6, 1, 0, false, 0>>("1024x2_ns6")},
-                    n3d, n2d, reps, best);
+  (void)st5;
+  (void)S5;
   CK(cudaDeviceSynchronize());
   std::printf("sweep done\n");
   return 0;

@@ -1,6 +1,8 @@
 #include "framework/backend/backend.hpp"
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <mutex>
 
 namespace perksolve {
@@ -17,6 +19,17 @@ double Backend<Real>::allreduce_max(double local) const {
   double global = 0.0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm_);
   return global;
+}
+
+void require_valid_layout(const FieldLayout& l) {
+  bool ok = l.align >= 1 && (l.align & (l.align - 1)) == 0;
+  for (int a = 0; a < 3; ++a) ok &= l.n[a] >= 0 && l.ghost[a] >= 0;
+  if (!ok)
+    throw std::invalid_argument("field layout " + std::to_string(l.n[0]) + "x" + std::to_string(l.n[1]) + "x" +
+                                std::to_string(l.n[2]) + " (ghost " + std::to_string(l.ghost[0]) + "," +
+                                std::to_string(l.ghost[1]) + "," + std::to_string(l.ghost[2]) + ", row alignment " +
+                                std::to_string(l.align) +
+                                "): extents and ghosts must be >= 0 and the row alignment a power of two");
 }
 
 void backend_unavailable(std::string_view backend, const char* op) {

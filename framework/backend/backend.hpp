@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <span>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/field.hpp"
 #include "framework/grid/grid.hpp"
 #include "framework/stencil/stencil.hpp"
@@ -28,6 +30,19 @@ struct BoundaryFace {
   Centering centering = Centering::vertex;
   double spacing = 1.0;
 };
+
+// The point-wise ghost rule of a face (framework/backend/boundary_rule.hpp), value 0 when homogeneous.
+template <class Real>
+boundary_rule::FaceRule<Real> face_rule(const BoundaryFace& f, bool homogeneous) {
+  boundary_rule::FaceRule<Real> r;
+  r.axis = f.axis;
+  r.low = f.side == 0;
+  r.dirichlet = f.bc.type == BoundaryType::dirichlet;
+  r.vertex = f.centering == Centering::vertex;
+  r.value = homogeneous ? Real(0) : static_cast<Real>(f.bc.value);
+  r.spacing = static_cast<Real>(f.spacing);
+  return r;
+}
 
 // Rank-local index map between a grid level and the next coarser one (multigrid transfers). Along
 // axis a, coarse local index ic corresponds to fine local index 2*ic + shift[a]: for vertex-centred
@@ -74,6 +89,19 @@ struct HostBuffer {
   long size = 0;
 };
 
+// Device work recorded once and replayed many times (Backend::record): a CUDA graph on the CUDA backend,
+// the recorded function itself on host backends. A replay touches the same fields (the same storage)
+// with the same host-side decisions as the recording.
+class RecordedWork {
+ public:
+  virtual ~RecordedWork() = default;
+  virtual void replay() = 0;
+};
+
+// Throws std::invalid_argument unless the layout is usable (positive extents, non-negative ghosts, a
+// power-of-two row alignment). Backends call it in create_field.
+void require_valid_layout(const FieldLayout& l);
+
 // Thrown when a backend is not compiled in, or does not implement an operation yet.
 struct BackendUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -101,6 +129,12 @@ class Backend {
   virtual void copy(const Field<Real>& src, Field<Real>& dst) = 0;  // ghosts included
   // y = a*x + b*y
   virtual void axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) = 0;
+  // y = a*x (owned cells; y is only written, so its old contents may be anything, NaN included).
+  // Default: fill y with 0, then axpby.
+  virtual void scale(Real a, const Field<Real>& x, Field<Real>& y) {
+    fill(y, Real(0));
+    axpby(a, x, Real(0), y);
+  }
   virtual double dot(const Field<Real>& x, const Field<Real>& y) = 0;
   virtual double norm2(const Field<Real>& x) = 0;
   virtual double norm_inf(const Field<Real>& x) = 0;
@@ -144,9 +178,31 @@ class Backend {
   // Fill the ghost slab of one physical face from the boundary condition. The slab spans the full
   // padded extents of the other axes. `homogeneous` uses value 0 (for Krylov search directions).
   virtual void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) = 0;
+  // Several faces, in the order listed: the result is that of one fill_boundary_ghosts per face in that
+  // order (a later face's slab reads the ghosts an earlier face wrote, which settles edges and corners).
+  // Device backends override it with one launch.
+  virtual void fill_boundary_faces(Field<Real>& f, std::span<const BoundaryFace> faces, bool homogeneous) {
+    for (const BoundaryFace& face : faces) fill_boundary_ghosts(f, face, homogeneous);
+  }
 
   // Wait for outstanding device work (no-op on synchronous host backends).
   virtual void fence() {}
+  // True when operations return before their work is done (device backends): fences cost real time.
+  virtual bool asynchronous() const { return false; }
+
+  // Record the operations `work` issues, to be run by RecordedWork::replay() (recording runs nothing).
+  // `work` may only issue operations that return no value to the host: no dot products or norms, no
+  // upload/download/pack/unpack, no fences, no MPI messages. Device backends capture the launches once
+  // (a CUDA graph: one launch per replay instead of one per kernel); the default keeps `work` and calls
+  // it on every replay. Returns null when the work could not be recorded (the caller runs it directly).
+  virtual std::unique_ptr<RecordedWork> record(std::function<void()> work) {
+    struct Replay final : RecordedWork {
+      explicit Replay(std::function<void()> w) : work(std::move(w)) {}
+      void replay() override { work(); }
+      std::function<void()> work;
+    };
+    return std::make_unique<Replay>(std::move(work));
+  }
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -157,6 +213,11 @@ class Backend {
   // Fused CG update: x += alpha p, r -= alpha q; returns the global r.r of the updated r.
   virtual double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
     backend_unavailable(name(), "cg_update");
+  }
+  // The same update without the norm (preconditioned CG takes r.r from its r.z reduction): nothing waits
+  // for it on an asynchronous backend. Default: cg_update with the norm discarded.
+  virtual void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
+    (void)cg_update(alpha, p, q, x, r);
   }
   // Two dot products in one reduction: {x.y, u.v}.
   virtual std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,

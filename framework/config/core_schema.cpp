@@ -124,6 +124,9 @@ TableSchema monitor_table() {
                            0, std::nullopt),
                 "s"),
       key_bool("quiet", false, "Suppress everything but warnings, errors and the final summary."),
+      key_string("phase_timers", std::string("auto"), {"auto", "on", "off"},
+                 "Per-phase timer table (each phase fenced for honest times on GPUs). auto: on for host "
+                 "backends, off for asynchronous ones (cuda), where every fence drains the device queue."),
   };
   return t;
 }

@@ -23,15 +23,25 @@ struct IndexBox {
 struct FieldLayout {
   std::array<int, 3> n{1, 1, 1};      // owned cells per axis (n[2] == 1 in 2D)
   std::array<int, 3> ghost{0, 0, 0};  // ghost width per axis (ghost[2] == 0 in 2D)
+  // Row alignment in elements, a power of two. 1: rows packed back to back. align > 1: each x-row (ghosts included)
+  // is padded to a multiple of `align` elements and the allocation starts with lead() unused elements,
+  // so that every owned row (x = 0) starts on an align-element boundary. Grid fields use
+  // kGridRowAlign = 32 (128-byte rows in fp32, 256-byte in fp64): a stencil's output rows are whole
+  // 32-byte sectors (no partial-sector read-modify-write in DRAM) and row loads may be 16-byte vectors or
+  // bulk copies. Padding cells are never read or written by the operations on owned cells or ghosts.
+  int align = 1;
 
   PERKSOLVE_HD int padded(int axis) const { return n[axis] + 2 * ghost[axis]; }
-  PERKSOLVE_HD long stride_y() const { return padded(0); }
-  PERKSOLVE_HD long stride_z() const { return static_cast<long>(padded(0)) * padded(1); }
-  PERKSOLVE_HD long size() const { return stride_z() * padded(2); }
+  // (Bit operations, not divisions: kernels evaluate these per access.)
+  PERKSOLVE_HD long stride_y() const { return (static_cast<long>(padded(0)) + align - 1) & ~static_cast<long>(align - 1); }
+  PERKSOLVE_HD long stride_z() const { return stride_y() * padded(1); }
+  // Unused elements before cell (-ghost, -ghost, -ghost).
+  PERKSOLVE_HD long lead() const { return static_cast<long>(-ghost[0]) & (align - 1); }
+  PERKSOLVE_HD long size() const { return lead() + stride_z() * padded(2); }
   PERKSOLVE_HD long owned_size() const { return static_cast<long>(n[0]) * n[1] * n[2]; }
   // Linear index of local cell (i, j, k); ghosts are valid in [-ghost, n + ghost).
   PERKSOLVE_HD long index(int i, int j, int k) const {
-    return (i + ghost[0]) + (j + ghost[1]) * stride_y() + (k + ghost[2]) * stride_z();
+    return lead() + (i + ghost[0]) + (j + ghost[1]) * stride_y() + (k + ghost[2]) * stride_z();
   }
   IndexBox owned() const { return IndexBox{{0, 0, 0}, n}; }
   IndexBox with_ghosts() const {
@@ -39,5 +49,8 @@ struct FieldLayout {
   }
   bool operator==(const FieldLayout&) const = default;
 };
+
+// Row alignment (elements) of the fields of a structured grid (Decomposition::layout).
+constexpr int kGridRowAlign = 32;
 
 }  // namespace perksolve

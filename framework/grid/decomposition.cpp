@@ -94,6 +94,7 @@ FieldLayout Decomposition::layout(int ghost_width) const {
   FieldLayout l;
   l.n = local_;
   for (int a = 0; a < 3; ++a) l.ghost[a] = a < grid_.dim ? ghost_width : 0;
+  l.align = kGridRowAlign;
   return l;
 }
 

@@ -114,7 +114,7 @@ void HaloExchange<Real>::finish(Field<Real>& f) {
 
 template <class Real>
 void HaloExchange<Real>::apply_boundaries(Field<Real>& f, bool homogeneous) const {
-  for (const BoundaryFace& face : faces_) backend_.fill_boundary_ghosts(f, face, homogeneous);
+  backend_.fill_boundary_faces(f, faces_, homogeneous);
 }
 
 template class HaloExchange<float>;

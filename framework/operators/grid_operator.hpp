@@ -33,6 +33,8 @@ class GridOperator final : public LinearOperator<Real> {
   // Red-black Gauss-Seidel half sweep on `color` (refreshes x's ghosts first).
   void gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous = false);
   void update_ghosts(Field<Real>& f, bool homogeneous) { halo_.update(f, homogeneous); }
+  // True when a ghost update sends MPI messages (then the host takes part in every application).
+  bool exchanges_with_other_ranks() const { return halo_.neighbour_count() > 0; }
   const Stencil& stencil() const { return stencil_; }
   bool variable() const { return coeffs_ != nullptr; }
   const Decomposition& decomposition() const { return decomp_; }

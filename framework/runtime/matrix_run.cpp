@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "framework/operators/csr_operator.hpp"
+#include "framework/runtime/phase_timers.hpp"
 #include "framework/util/log.hpp"
 
 namespace perksolve {
@@ -38,7 +39,7 @@ RunOutcome solve_matrix_deck(const config::Deck& deck, MPI_Comm comm, const Prob
                                         M.n, size));
   Decomposition decomp(rows, comm, {size, 1, 1}, 0);
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp.comm());
-  timers.set_fence([be = backend.get()] { be->fence(); });  // honest phase times on async backends
+  configure_phase_timers(timers, *backend, deck);
   CsrOperator<Real> A(*backend, decomp.comm(), M);
   const FieldLayout layout = A.layout();
   FieldPtr<Real> x = backend->create_field(layout), b = backend->create_field(layout);

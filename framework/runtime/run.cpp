@@ -10,6 +10,7 @@
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 #include "framework/config/command_line.hpp"
 #include "framework/config/schema.hpp"
+#include "framework/runtime/phase_timers.hpp"
 #include "framework/halo/halo_exchange.hpp"
 #include "framework/operators/grid_operator.hpp"
 #include "framework/runtime/matrix_run.hpp"
@@ -58,7 +59,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
     throw deck.error_at(extents ? "grid.extents" : "decomposition.ranks", e.what());
   }
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp->comm());
-  timers.set_fence([be = backend.get()] { be->fence(); });  // honest phase times on async backends
+  configure_phase_timers(timers, *backend, deck);
   const FieldLayout layout = decomp->layout(ghost);
   FieldPtr<Real> x = backend->create_field(layout);
   FieldPtr<Real> b = backend->create_field(layout);

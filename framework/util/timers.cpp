@@ -24,8 +24,12 @@ std::string Timers::table(MPI_Comm comm, const std::string& title) const {
   std::string out = fmt::format("{}\n", title);
   out += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>12} {:>10} {:>10}\n", "phase", "calls", "total [s]",
                      "per call [s]", "cells/s", "B/cell", "GB/s");
+  if (!phases_enabled_) out += "  (phase timers off: monitor.phase_timers; only set-up, output and totals are timed)\n";
   for (const std::string& name : order_) {
     const Entry& e = entries_.at(name);
+    long calls_max = 0;
+    MPI_Allreduce(&e.calls, &calls_max, 1, MPI_LONG, MPI_MAX, comm);
+    if (!phases_enabled_ && calls_max == 0) continue;  // declared phases that were not timed
     double local[3] = {e.seconds, e.cells, e.bytes};
     double tmax = 0.0, sums[2] = {0.0, 0.0};
     MPI_Allreduce(&local[0], &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);

@@ -33,18 +33,24 @@ class Timers {
   // Asynchronous backends (CUDA) return before their kernels finish: with a fence set, every Scope
   // waits for outstanding device work at its start and end, so each phase is timed honestly.
   void set_fence(std::function<void()> fence) { fence_ = std::move(fence); }
+  // Phase timers off: Scopes neither fence nor record (on an asynchronous backend each fence drains the
+  // device queue and costs a host round trip, ~10 us per phase boundary). add() still records.
+  void set_phases_enabled(bool on) { phases_enabled_ = on; }
+  bool phases_enabled() const { return phases_enabled_; }
 
   class Scope {
    public:
     Scope(Timers& t, std::string name, double cells = 0.0, double bytes = 0.0)
         : t_(t), name_(std::move(name)), cells_(cells), bytes_(bytes), start_(fenced_now(t)) {}
     ~Scope() {
+      if (!t_.phases_enabled_) return;
       if (t_.fence_) t_.fence_();
       t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(), cells_, bytes_);
     }
 
    private:
     static std::chrono::steady_clock::time_point fenced_now(Timers& t) {
+      if (!t.phases_enabled_) return {};
       if (t.fence_) t.fence_();
       return std::chrono::steady_clock::now();
     }
@@ -56,6 +62,7 @@ class Timers {
 
  private:
   std::function<void()> fence_;
+  bool phases_enabled_ = true;
   std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;
 };

@@ -105,8 +105,10 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       }
       const double alpha = rz / pq;
       {
-        Timers::Scope t(sys.timers, "cg_update", cells, 5.0 * sizeof(Real) * cells);
-        rr = be.cg_update(static_cast<Real>(alpha), *p, *q, sys.x, *r);
+        Timers::Scope t(sys.timers, "cg_update", cells, 6.0 * sizeof(Real) * cells);
+        // Preconditioned: r.r comes with r.z from dot2 below, so the update needs no reduction.
+        if (pc_ == "none") rr = be.cg_update(static_cast<Real>(alpha), *p, *q, sys.x, *r);
+        else be.cg_step(static_cast<Real>(alpha), *p, *q, sys.x, *r);
       }
       double rz_new = rr;
       if (pc_ != "none") {

@@ -139,6 +139,16 @@ void DenseCoarseSolver<Real>::solve(const Field<Real>& b, Field<Real>& x, Field<
   be.axpby(Real(1), r, Real(1), x);
 }
 
+template <class Real>
+void DenseCoarseSolver<Real>::solve_from_zero(const Field<Real>& b, Field<Real>& x) {
+  Backend<Real>& be = A_.backend();
+  const IndexBox owned[1] = {A_.layout().owned()};
+  const IndexBox flat[1] = {flat_r_->layout().owned()};
+  be.copy_boxes(b, owned, *flat_r_, flat);
+  be.spmv(*inverse_, *flat_r_, nullptr, *flat_e_);
+  be.copy_boxes(*flat_e_, flat, x, owned);
+}
+
 template class DenseCoarseSolver<float>;
 template class DenseCoarseSolver<double>;
 

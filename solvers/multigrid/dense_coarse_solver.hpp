@@ -25,6 +25,9 @@ class DenseCoarseSolver {
   DenseCoarseSolver(GridOperator<Real>& A, long max_unknowns);
   // x += A^{-1} (b - A x) with the given boundary values; `r` is scratch of A's layout.
   void solve(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous);
+  // x = A^{-1} b with homogeneous boundary values: what solve() gives from x = 0, without the residual,
+  // the update and x's initial contents (x's ghosts are left as they were).
+  void solve_from_zero(const Field<Real>& b, Field<Real>& x);
   long unknowns() const { return n_; }
 
  private:

@@ -95,6 +95,12 @@ std::vector<KeySpec> multigrid_keys(bool with_fmg) {
       with_range(key_int("post_smooth", 2, "smoothing sweeps (Chebyshev: polynomial degree) after the coarse-grid "
                                            "correction"),
                  0, 100),
+      key_string("replay", std::string("auto"), {"auto", "on", "off"},
+                 "record the cycle's operations once and replay the recording on later cycles (the cuda backend: "
+                 "a CUDA graph, one launch instead of ~10 per level and sweep). Only cycles without host "
+                 "synchronisation are recorded: one rank, coarse type not \"cg\", phase timers off on a GPU. "
+                 "auto: on GPU backends; on: also on host backends (where it changes nothing but is tested); off: "
+                 "never"),
   };
   if (with_fmg)
     k.push_back(key_bool("fmg", false,
@@ -110,6 +116,7 @@ MultigridConfig multigrid_config_from_deck(const Deck& deck, const std::string& 
   c.pre = deck.get_int(table + ".pre_smooth");
   c.post = deck.get_int(table + ".post_smooth");
   if (deck.has(table + ".fmg")) c.fmg = deck.get_bool(table + ".fmg");
+  c.replay = deck.get_string(table + ".replay");
   const std::string st = table + ".smoother";
   c.smoother.type = deck.has(st + ".type") ? deck.get_string(st + ".type") : std::string("jacobi");
   const std::string& sv = c.smoother.type;

@@ -35,6 +35,7 @@ struct MultigridConfig {
   long levels = 0;          // 0 = automatic
   long pre = 2, post = 2;
   bool fmg = false;         // solver only: first iteration is a full-multigrid pass
+  std::string replay = "auto";  // auto | on | off: record the cycle once, replay it (Backend::record)
   SmootherConfig smoother;
   CoarseConfig coarse;
 };

@@ -88,6 +88,9 @@ class Redistributor {
     recv_buf_ = be.create_host_buffer(recv_total_);
   }
 
+  // True when every value stays on this rank (no MPI messages, only backend-side copies).
+  bool local_only() const { return sends_.empty() && recvs_.empty(); }
+
   void run(const Field<Real>* src, Field<Real>* dst) {
     std::vector<MPI_Request> req;
     req.reserve(sends_.size() + recvs_.size());
@@ -145,6 +148,9 @@ struct Multigrid<Real>::Level {
   FieldPtr<Real> shadow;
   std::vector<BoundaryFace> shadow_faces;
   std::unique_ptr<Redistributor<Real>> down, up;
+  // The coarse level's block on every rank is this level's block coarsened: restriction writes the coarse
+  // b and prolongation reads the coarse x (after its ghost update) directly; no shadow, no redistribution.
+  bool direct_transfer = false;
   std::unique_ptr<DenseCoarseSolver<Real>> direct;  // coarsest level with coarse type "direct"
 
   ~Level() {
@@ -298,8 +304,6 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
       }
       f.map.dim = f.grid.dim;
       f.map.centering = f.grid.centering;
-      f.shadow = f.be->create_field(sl);
-      f.be->fill(*f.shadow, Real(0));
       IndexBox cbox;  // empty unless this rank works on the coarse level
       std::array<long, 3> corigin{0, 0, 0};
       if (c->active) {
@@ -309,8 +313,17 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
           cbox.end[a] = static_cast<int>(corigin[a] + c->decomp->local_extents()[a]);
         }
       }
-      f.down = std::make_unique<Redistributor<Real>>(f.comm, *f.be, own_box, origin, cbox, corigin);
-      f.up = std::make_unique<Redistributor<Real>>(f.comm, *f.be, cbox, corigin, ext_box, origin);
+      // Direct transfers need every rank's coarse block to be its coarsened fine block (decided together).
+      const int same = c->active && !c->agglomerated && cbox.begin == own_box.begin && cbox.end == own_box.end ? 1 : 0;
+      int all_same = 0;
+      MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, f.comm);
+      f.direct_transfer = all_same == 1;
+      if (!f.direct_transfer) {
+        f.shadow = f.be->create_field(sl);
+        f.be->fill(*f.shadow, Real(0));
+        f.down = std::make_unique<Redistributor<Real>>(f.comm, *f.be, own_box, origin, cbox, corigin);
+        f.up = std::make_unique<Redistributor<Real>>(f.comm, *f.be, cbox, corigin, ext_box, origin);
+      }
     }
     levels_.push_back(std::move(c));
   }
@@ -380,21 +393,37 @@ std::string Multigrid<Real>::describe() const {
 }
 
 template <class Real>
-void Multigrid<Real>::smooth(int l, long sweeps, bool post) {
+void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
   Level& v = *levels_[l];
+  Backend<Real>& be = *v.be;
+  // From a zero guess with homogeneous boundary values the first constant-stencil Jacobi sweep is
+  // x = omega / a_centre * b (A 0 = 0): one point-wise pass instead of a fill plus a stencil sweep.
+  const bool constant_jacobi = cfg_.smoother.type == "jacobi" && !v.A->variable();
+  zero = zero && v.homogeneous;
+  if (zero && !(constant_jacobi && sweeps > 0)) {
+    be.fill(*v.x, Real(0));
+    zero = false;
+  }
   if (sweeps <= 0) return;
   Timers::Scope t(timers_, "mg_smooth");
-  Backend<Real>& be = *v.be;
   const bool hom = v.homogeneous;
   const std::string& type = cfg_.smoother.type;
-  if (type == "jacobi" && !v.A->variable()) {
+  if (constant_jacobi) {
     // Constant stencil: the fused sweep x' = x + omega/a_centre (b - A x) (reads x and b, writes x':
     // 3 values per cell instead of 7 for residual + update), ping-ponging between x and w.
     Field<Real>* src = v.x;
     Field<Real>* dst = v.w.get();
-    for (long s = 0; s < sweeps; ++s) {
+    const Real omega = static_cast<Real>(v.omega);
+    long s = 0;
+    if (zero) {
+      // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
+      be.scale(omega / static_cast<Real>(v.A->stencil().center_coeff()), *v.b, *dst);
+      std::swap(src, dst);
+      s = 1;
+    }
+    for (; s < sweeps; ++s) {
       v.A->update_ghosts(*src, hom);
-      be.jacobi_update(v.A->stencil(), static_cast<Real>(v.omega), *v.b, *src, *dst);
+      be.jacobi_update(v.A->stencil(), omega, *v.b, *src, *dst);
       std::swap(src, dst);
     }
     if (src != v.x) be.copy(*src, *v.x);
@@ -428,19 +457,21 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post) {
 }
 
 template <class Real>
-void Multigrid<Real>::coarse_solve(int l) {
+void Multigrid<Real>::coarse_solve(int l, bool zero) {
   Level& v = *levels_[l];
   Timers::Scope t(timers_, "mg_coarse_solve");
   if (cfg_.coarse.type == "smoother") {
-    smooth(l, cfg_.coarse.sweeps, false);
+    smooth(l, cfg_.coarse.sweeps, false, zero);
     return;
   }
   if (v.direct) {
-    v.direct->solve(*v.b, *v.x, *v.r, v.homogeneous);
+    if (zero && v.homogeneous) v.direct->solve_from_zero(*v.b, *v.x);
+    else v.direct->solve(*v.b, *v.x, *v.r, v.homogeneous);
     return;
   }
   // CG on the correction: A e = r, x += e.
   Backend<Real>& be = *v.be;
+  if (zero) be.fill(*v.x, Real(0));
   FieldPtr<Real> e = v.A->create_vector(), p = v.A->create_vector(), q = v.A->create_vector();
   v.A->residual_bc(*v.b, *v.x, *v.r, v.homogeneous);
   be.fill(*e, Real(0));
@@ -465,6 +496,10 @@ void Multigrid<Real>::restrict_field(int l, Field<Real>& fine_field) {
   Level& c = *levels_[l + 1];
   Timers::Scope t(timers_, "mg_transfer");
   f.A->update_ghosts(fine_field, /*homogeneous=*/true);
+  if (f.direct_transfer) {
+    f.be->restrict_to_coarse(f.map, fine_field, *c.b_own);
+    return;
+  }
   f.be->restrict_to_coarse(f.map, fine_field, *f.shadow);
   f.down->run(f.shadow.get(), c.active ? c.b_own.get() : nullptr);
 }
@@ -481,55 +516,102 @@ void Multigrid<Real>::prolongate_correction(int l) {
   Level& f = *levels_[l];
   Level& c = *levels_[l + 1];
   Timers::Scope t(timers_, "mg_transfer");
+  if (f.direct_transfer) {
+    c.A->update_ghosts(*c.x, /*homogeneous=*/true);  // the coarse ghosts the interpolation reads
+    f.be->prolongate_add(f.map, *c.x, *f.x);
+    return;
+  }
   f.up->run(c.active ? c.x : nullptr, f.shadow.get());
-  for (const BoundaryFace& face : f.shadow_faces) f.be->fill_boundary_ghosts(*f.shadow, face, true);
+  f.be->fill_boundary_faces(*f.shadow, f.shadow_faces, true);
   f.be->prolongate_add(f.map, *f.shadow, *f.x);
 }
 
 template <class Real>
-void Multigrid<Real>::run_cycle(int l, const std::string& type) {
+void Multigrid<Real>::run_cycle(int l, const std::string& type, bool zero) {
   Level& f = *levels_[l];
   if (!f.active) return;
   if (l + 1 == levels()) {
-    coarse_solve(l);
+    coarse_solve(l, zero);
     return;
   }
-  smooth(l, cfg_.pre, false);
+  smooth(l, cfg_.pre, false, zero);
   restrict_residual(l);
   Level& c = *levels_[l + 1];
   if (c.active) {
-    c.be->fill(*c.x, Real(0));
+    // The coarse correction starts from zero on every visit of a V-cycle and on the first of W/F.
     if (type == "V") {
-      run_cycle(l + 1, "V");
+      run_cycle(l + 1, "V", true);
     } else if (type == "W") {
-      run_cycle(l + 1, "W");
-      if (l + 2 < levels()) run_cycle(l + 1, "W");
+      run_cycle(l + 1, "W", true);
+      if (l + 2 < levels()) run_cycle(l + 1, "W", false);
     } else {
-      run_cycle(l + 1, "F");
-      if (l + 2 < levels()) run_cycle(l + 1, "V");
+      run_cycle(l + 1, "F", true);
+      if (l + 2 < levels()) run_cycle(l + 1, "V", false);
     }
   }
   prolongate_correction(l);
-  smooth(l, cfg_.post, true);
+  smooth(l, cfg_.post, true, false);
+}
+
+template <class Real>
+bool Multigrid<Real>::replayable() const {
+  if (cfg_.replay == "off" || record_failed_) return false;
+  const Backend<Real>& be0 = *levels_[0]->be;
+  if (cfg_.replay == "auto" && !be0.asynchronous()) return false;
+  // Fenced phase timers synchronise inside the cycle on an asynchronous backend.
+  if (be0.asynchronous() && timers_.phases_enabled()) return false;
+  if (cfg_.coarse.type == "cg") return false;  // its dot products wait for the device
+  for (const auto& lv : levels_) {
+    if (!lv->active) continue;
+    if (lv->A->exchanges_with_other_ranks()) return false;
+    if ((lv->down && !lv->down->local_only()) || (lv->up && !lv->up->local_only())) return false;
+  }
+  return true;
+}
+
+template <class Real>
+void Multigrid<Real>::run_recorded(const Field<Real>& b, const Field<Real>& x, const std::function<void()>& run) {
+  if (!replayable()) {
+    run();
+    return;
+  }
+  Recording& rec = recordings_[{b.data(), x.data()}];
+  // The first run happens directly: it sizes scratch buffers and sets up kernels outside a recording.
+  if (rec.runs++ == 0) {
+    run();
+    return;
+  }
+  if (!rec.work) {
+    rec.work = levels_[0]->be->record(run);
+    if (!rec.work) {
+      record_failed_ = true;  // something in the cycle synchronises: stop trying
+      run();
+      return;
+    }
+  }
+  rec.work->replay();
 }
 
 template <class Real>
 void Multigrid<Real>::cycle(const Field<Real>& b, Field<Real>& x) {
-  Level& f = *levels_[0];
-  f.b = &b;
-  f.x = &x;
-  f.homogeneous = false;
-  run_cycle(0, cfg_.cycle);
+  run_recorded(b, x, [this, bp = &b, xp = &x] {
+    Level& f = *levels_[0];
+    f.b = bp;
+    f.x = xp;
+    f.homogeneous = false;
+    run_cycle(0, cfg_.cycle, false);
+  });
 }
 
 template <class Real>
 void Multigrid<Real>::precondition(const Field<Real>& r, Field<Real>& z) {
-  Level& f = *levels_[0];
-  f.b = &r;
-  f.x = &z;
-  f.homogeneous = true;
-  f.be->fill(z, Real(0));
-  run_cycle(0, cfg_.cycle);
+  run_recorded(r, z, [this, rp = &r, zp = &z] {
+    Level& f = *levels_[0];
+    f.b = rp;
+    f.x = zp;
+    f.homogeneous = true;
+    run_cycle(0, cfg_.cycle, true);
+  });
 }
 
 template <class Real>
@@ -540,23 +622,20 @@ void Multigrid<Real>::fmg(const Field<Real>& b, Field<Real>& x) {
   f.homogeneous = false;
   const int L = levels() - 1;
   if (L == 0) {
-    coarse_solve(0);
+    coarse_solve(0, false);
     return;
   }
   // The residual equation on every level.
   restrict_residual(0);
   for (int l = 1; l < L; ++l)
     if (levels_[l]->active) restrict_field(l, *levels_[l]->b_own);
-  if (levels_[L]->active) {
-    levels_[L]->be->fill(*levels_[L]->x, Real(0));
-    coarse_solve(L);
-  }
+  if (levels_[L]->active) coarse_solve(L, true);
   for (int l = L - 1; l >= 0; --l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
     if (l > 0) v.be->fill(*v.x, Real(0));
     prolongate_correction(l);
-    run_cycle(l, cfg_.cycle);
+    run_cycle(l, cfg_.cycle, false);
   }
 }
 

@@ -6,8 +6,11 @@
 // decomposition works.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/grid/decomposition.hpp"
@@ -39,9 +42,14 @@ class Multigrid {
   struct Level;
 
  private:
-  void run_cycle(int l, const std::string& type);
-  void smooth(int l, long sweeps, bool post);
-  void coarse_solve(int l);
+  // `zero`: level l's x is known to be zero on entry (its contents are not read; it is overwritten).
+  void run_cycle(int l, const std::string& type, bool zero);
+  void smooth(int l, long sweeps, bool post, bool zero);
+  void coarse_solve(int l, bool zero);
+  // The first cycle with these fields runs directly; the second records it (Backend::record), and later
+  // cycles replay the recording. `run` issues the cycle.
+  void run_recorded(const Field<Real>& b, const Field<Real>& x, const std::function<void()>& run);
+  bool replayable() const;
   void restrict_residual(int l);      // r_l -> b_{l+1}
   void prolongate_correction(int l);  // x_l += P x_{l+1}
   void restrict_field(int l, Field<Real>& fine_field);  // any level-l field -> b_{l+1}
@@ -50,6 +58,12 @@ class Multigrid {
   const ProblemSetup& setup_;
   Timers& timers_;
   std::vector<std::unique_ptr<Level>> levels_;
+  struct Recording {
+    int runs = 0;
+    std::unique_ptr<RecordedWork> work;
+  };
+  std::map<std::pair<const void*, const void*>, Recording> recordings_;  // by the device storage of (b, x)
+  bool record_failed_ = false;
 };
 
 }  // namespace perksolve

@@ -165,3 +165,24 @@ TEST(Blas1, AxpbyDotNormsResidualAndJacobiMatchReference) {
   }
   EXPECT_NEAR(rr, rrr, 1e-11 * rrr);
 }
+
+// A layout the index arithmetic cannot serve (row alignment not a power of two, negative ghosts) is
+// refused by create_field with a message, on every backend (Backend's require_valid_layout).
+TEST(FieldLayoutChecks, CreateFieldRefusesInvalidLayouts) {
+  KokkosBackend<double> be(MPI_COMM_WORLD);
+  FieldLayout l;
+  l.n = {8, 8, 8};
+  l.ghost = {1, 1, 1};
+  l.align = 32;
+  EXPECT_NO_THROW(be.create_field(l));
+  l.align = 24;
+  try {
+    be.create_field(l);
+    ADD_FAILURE() << "align 24 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row alignment 24"), std::string::npos) << e.what();
+  }
+  l.align = 1;
+  l.ghost = {1, -1, 1};
+  EXPECT_THROW(be.create_field(l), std::invalid_argument);
+}

@@ -108,8 +108,10 @@ void expect_close(const FieldLayout& l, const std::vector<Real>& ref, const std:
   EXPECT_LE(maxerr, rtol * maxref) << what << ": max error " << maxerr << " vs max |ref| " << maxref;
 }
 
-FieldLayout layout_for(const Stencil& s, bool stacked2d = false) {
+// align: row alignment of the layout (1 = packed rows, kGridRowAlign = the grid fields' padded rows).
+FieldLayout layout_for(const Stencil& s, bool stacked2d = false, int align = 1) {
   FieldLayout l;
+  l.align = align;
   const int r = s.radius();
   if (s.dim() == 3) {
     l.n = {37, 19, 23};
@@ -138,11 +140,11 @@ enum class Op { apply, residual, jacobi };
 
 template <class Real>
 void check_stencil(CudaBackend<Real>& gpu, KokkosBackend<Real>& ref, const Stencil& s, Op op, bool stacked2d,
-                   bool force_generic) {
-  const FieldLayout l = layout_for(s, stacked2d);
+                   bool force_generic, int align = 1) {
+  const FieldLayout l = layout_for(s, stacked2d, align);
   const std::string what = s.name + (op == Op::apply ? " apply" : op == Op::residual ? " residual" : " jacobi") +
                            (sizeof(Real) == 8 ? " f64" : " f32") + (stacked2d ? " stacked" : "") +
-                           (force_generic ? " generic" : "");
+                           (force_generic ? " generic" : "") + (align > 1 ? " aligned rows" : "");
   SCOPED_TRACE(what);
   const auto hx = random_host<Real>(l, 11 + s.size());
   const auto hb = random_host<Real>(l, 97 + s.size());
@@ -199,10 +201,11 @@ void all_shapes_test() {
     SCOPED_TRACE(wide ? "wide tiles" : "two-load tiles");
     gpu->set_wide_tiles(wide);
     for (const Stencil& s : all_stencils()) {
-      for (Op op : {Op::apply, Op::residual, Op::jacobi}) {
-        check_stencil(*gpu, ref, s, op, false, false);
-        if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false);
-      }
+      for (Op op : {Op::apply, Op::residual, Op::jacobi})
+        for (int align : {1, kGridRowAlign}) {
+          check_stencil(*gpu, ref, s, op, false, false, align);
+          if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false, align);
+        }
     }
   }
   gpu->set_wide_tiles(wide_default);
@@ -227,6 +230,7 @@ void large_grid_test() {
   for (const char* name : {"3d7pt", "3d27pt", "3d13pt", "2d5pt", "2d9pt"}) {
     const Stencil s = perks_stencil(name);
     FieldLayout l;
+    l.align = std::string(name) == "3d7pt" || std::string(name) == "2d5pt" ? kGridRowAlign : 1;
     const int r = s.radius();
     if (s.dim() == 3) {
       l.n = {130, 67, 71};
@@ -314,6 +318,24 @@ void blas_test() {
   gpu->axpby(Real(0.7), *gx, Real(-1.3), *gy);
   ref.axpby(Real(0.7), *rx, Real(-1.3), *ry);
   expect_close(l, down(ref, *ry), down(*gpu, *gy), &hy, tol<Real>(), "axpby");
+
+  // scale: owned only, y's old contents (NaN here) never read; y's ghosts untouched.
+  const auto hnan_y = poison<Real>(l);
+  gpu->upload(*gx, hx);
+  gpu->upload(*gy, hnan_y);
+  ref.upload(*rx, hx);
+  ref.upload(*ry, hnan_y);
+  gpu->scale(Real(-0.35), *gx, *gy);
+  ref.scale(Real(-0.35), *rx, *ry);
+  {
+    const auto g = down(*gpu, *gy), r = down(ref, *ry);
+    long bad = 0;
+    for_all(l, [&](int i, int j, int k, long n) {
+      if (owned(l, i, j, k)) bad += !(g[n] == r[n]) || std::isnan(static_cast<double>(g[n]));
+      else bad += !std::isnan(static_cast<double>(g[n]));
+    });
+    EXPECT_EQ(bad, 0) << "scale";
+  }
 
   // dot / norm2 / norm_inf over owned cells (ghosts hold large values that must be ignored).
   auto hbig = hx;
@@ -491,6 +513,68 @@ void boundary_test() {
 }
 TEST(CudaBackendBoundary, Double) { boundary_test<double>(); }
 TEST(CudaBackendBoundary, Float) { boundary_test<float>(); }
+
+// fill_boundary_faces: the CUDA backend's one-launch composed rule against the reference's one fill per
+// face in order, on random data (ghosts included): every face set of a few shapes, mixed types and
+// centrings, ghost widths 1-3, 2D and 3D, and axes left to "MPI" (faces absent: their ghosts must stay as
+// they were and feed the corners of the physical faces).
+template <class Real>
+void boundary_faces_test() {
+  REQUIRE_CUDA(Real);
+  struct Shape {
+    FieldLayout l;
+    int dim;
+  };
+  std::vector<Shape> shapes(3);
+  shapes[0].l.n = {13, 11, 9}, shapes[0].l.ghost = {1, 1, 1}, shapes[0].dim = 3;
+  shapes[1].l.n = {7, 6, 5}, shapes[1].l.ghost = {3, 2, 1}, shapes[1].dim = 3;
+  shapes[2].l.n = {17, 12, 1}, shapes[2].l.ghost = {2, 1, 0}, shapes[2].dim = 2;
+  int cases = 0;
+  for (const Shape& sh : shapes) {
+    const FieldLayout& l = sh.l;
+    const auto hx = random_host<Real>(l, 77 + cases);
+    auto gx = gpu->create_field(l);
+    auto rx = ref.create_field(l);
+    const int nfaces = 2 * sh.dim;
+    for (int mask = 1; mask < (1 << nfaces); mask += (sh.dim == 3 ? 5 : 1)) {
+      for (int variant = 0; variant < 3; ++variant) {
+        std::vector<BoundaryFace> faces;
+        for (int f = 0; f < nfaces; ++f) {
+          if (!(mask & (1 << f))) continue;
+          BoundaryFace face;
+          face.axis = f / 2;
+          face.side = f % 2;
+          const int pick = (f + variant) % 3;
+          face.bc = FaceBoundary{pick == 1 ? BoundaryType::neumann : BoundaryType::dirichlet, 0.25 + 0.1 * f};
+          face.centering = variant == 2 ? Centering::cell : pick == 2 ? Centering::cell : Centering::vertex;
+          face.spacing = 0.125 * (face.axis + 1);
+          faces.push_back(face);
+        }
+        for (bool homogeneous : {false, true}) {
+          gpu->upload(*gx, hx);
+          ref.upload(*rx, hx);
+          gpu->fill_boundary_faces(*gx, faces, homogeneous);
+          ref.fill_boundary_faces(*rx, faces, homogeneous);
+          const auto g = down(*gpu, *gx), r = down(ref, *rx);
+          double err = 0.0;
+          long changed = 0;
+          for (std::size_t n = 0; n < g.size(); ++n) {
+            err = std::max(err, std::abs(static_cast<double>(g[n]) - static_cast<double>(r[n])));
+            changed += r[n] != hx[n];
+          }
+          EXPECT_GT(changed, 0) << "mask " << mask;
+          EXPECT_LE(err, (std::is_same_v<Real, double> ? 1e-14 : 1e-5))
+              << "shape " << l.n[0] << "x" << l.n[1] << "x" << l.n[2] << " mask " << mask << " variant " << variant
+              << " homogeneous " << homogeneous;
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 100);
+}
+TEST(CudaBackendBoundary, AllFacesDouble) { boundary_faces_test<double>(); }
+TEST(CudaBackendBoundary, AllFacesFloat) { boundary_faces_test<float>(); }
 
 // ---- factory ------------------------------------------------------------------------------------------
 TEST(CudaBackendFactory, CreateOrUnavailable) {

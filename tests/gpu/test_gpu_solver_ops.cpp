@@ -120,6 +120,7 @@ FieldLayout grid_layout(int dim) {
   if (dim == 3) {
     l.n = {37, 19, 13};
     l.ghost = {1, 2, 1};
+    l.align = kGridRowAlign;  // the grid fields' padded rows
   } else {
     l.n = {301, 45, 1};
     l.ghost = {2, 1, 0};
@@ -156,6 +157,19 @@ void blas_ops_test() {
       EXPECT_NEAR(gd[0], rd[0], dt * scale0) << "dot2[0] " << tag;
       EXPECT_NEAR(gd[1], rd[1], dt * scale1) << "dot2[1] " << tag;
       EXPECT_NEAR(gd[0], gpu->dot(*p.g, *q.g), dt * scale0) << "dot2[0] vs dot " << tag;
+    }
+    {
+      // cg_step: the same x and r as cg_update (bit for bit: the same kernel), no reduction returned.
+      Pair<Real> p(*gpu, ref, l, hp), q(*gpu, ref, l, hq), x(*gpu, ref, l, hx), r(*gpu, ref, l, hr);
+      Pair<Real> x2(*gpu, ref, l, hx), r2(*gpu, ref, l, hr);
+      const Real alpha = Real(-0.61);
+      gpu->cg_step(alpha, *p.g, *q.g, *x.g, *r.g);
+      (void)gpu->cg_update(alpha, *p.g, *q.g, *x2.g, *r2.g);
+      ref.cg_step(alpha, *p.r, *q.r, *x.r, *r.r);
+      const auto gx = down(*gpu, *x.g), gr = down(*gpu, *r.g);
+      EXPECT_EQ(std::memcmp(gx.data(), down(*gpu, *x2.g).data(), gx.size() * sizeof(Real)), 0) << "cg_step x " << tag;
+      EXPECT_EQ(std::memcmp(gr.data(), down(*gpu, *r2.g).data(), gr.size() * sizeof(Real)), 0) << "cg_step r " << tag;
+      expect_close(l, down(ref, *x.r), gx, hx, tol<Real>(), "cg_step x vs reference " + tag);
     }
     {
       // diag_scale_add with b = 0 (y poisoned: must not be read) and b != 0.
@@ -439,6 +453,64 @@ type = "direct"
 max_iterations = 200
 rtol = 1e-10
 )");
+}
+
+// The multigrid cycle recorded as a CUDA graph and replayed (replay = "auto" does it on cuda) against the
+// same cycles launched one by one (replay = "off"): identical iterations, residuals and solution bit for
+// bit; as the preconditioner (homogeneous, zero guess) and as the solver (cycle from the iterate).
+// `table` is the multigrid table ("solver" or "solver.preconditioner") and `keys` its other keys.
+void compare_replay(const std::string& name, const std::string& body, const std::string& table, const std::string& keys) {
+  if (gpu_backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  SCOPED_TRACE(name);
+  auto deck = [&](const char* mode) {
+    return make_deck(body + "\n[" + table + "]\n" + keys + "\nreplay = \"" + mode + "\"\n", "cuda");
+  };
+  const RunOutcome on = solve_deck<double>(deck("auto"), MPI_COMM_WORLD, true);
+  const RunOutcome off = solve_deck<double>(deck("off"), MPI_COMM_WORLD, true);
+  std::printf("[replay] %-28s replayed: %ld it, |r| %.12e (%.4f s)   direct: %ld it, |r| %.12e (%.4f s)\n",
+              name.c_str(), on.result.iterations, on.result.final_residual, on.result.seconds, off.result.iterations,
+              off.result.final_residual, off.result.seconds);
+  EXPECT_TRUE(on.result.converged());
+  EXPECT_EQ(on.result.iterations, off.result.iterations);
+  EXPECT_EQ(on.result.final_residual, off.result.final_residual);
+  ASSERT_EQ(on.global_solution.size(), off.global_solution.size());
+  EXPECT_EQ(std::memcmp(on.global_solution.data(), off.global_solution.data(),
+                        on.global_solution.size() * sizeof(double)),
+            0);
+}
+
+TEST(CudaSolves, ReplayedPreconditionerCycle) {
+  compare_replay("PCG-MG direct coarse 63^3", R"(
+[grid]
+dimension = 3
+extents = [63, 63, 63]
+[problem]
+type = "poisson_random"
+[solver]
+type = "cg"
+[solver.stop]
+max_iterations = 200
+rtol = 1e-10
+[solver.preconditioner.coarse]
+type = "direct")",
+                 "solver.preconditioner", "type = \"multigrid\"");
+}
+
+TEST(CudaSolves, ReplayedSolverCycle) {
+  compare_replay("MG W(1,2) smoother coarse 2D cell", R"(
+[grid]
+dimension = 2
+extents = [128, 96]
+centering = "cell"
+[problem]
+type = "poisson_random"
+[solver.stop]
+max_iterations = 60
+rtol = 1e-9
+[solver.coarse]
+type = "smoother"
+sweeps = 30)",
+                 "solver", "type = \"multigrid\"\ncycle = \"W\"\npre_smooth = 1\npost_smooth = 2");
 }
 
 // Fully periodic 27-point explicit iteration on one rank: every halo message (faces, edges, corners)

@@ -339,6 +339,38 @@ def check_rank_counts():
 
 # ---- set-up errors, describe, breakdown -------------------------------------------------------------
 
+def check_replay():
+    """Recording and replaying the multigrid cycle (replay = "on" records on every backend; on the Kokkos
+    backend the replay re-runs the recorded function) gives the same residual history as direct cycles."""
+    cases = [
+        ("pcg_mg_poisson3d.toml", "solver.preconditioner", ['solver.preconditioner.coarse.type="direct"']),
+        ("pcg_mg_poisson3d.toml", "solver.preconditioner", ['solver.preconditioner.coarse.type="smoother"']),
+        ("pcg_mg_poisson3d.toml", "solver.preconditioner", ['solver.preconditioner.coarse.type="direct"',
+                                                            'solver.preconditioner.smoother.type="chebyshev"']),
+        ("pcg_mg_poisson3d.toml", "solver.preconditioner", ['solver.preconditioner.coarse.type="direct"',
+                                                            'solver.preconditioner.cycle="W"']),
+        ("mg_direct.toml", "solver", []),
+        ("mg_direct.toml", "solver", ['solver.cycle="F"']),
+    ]
+    tmp = tempfile.TemporaryDirectory()
+    with open(deck("mg_poisson3d.toml")) as f:
+        text = f.read().replace('type = "cg"\ntolerance = 1e-10', 'type = "direct"')
+    if 'type = "direct"' not in text:
+        fail("mg_poisson3d.toml: could not switch its coarse solve to direct")
+    with open(os.path.join(tmp.name, "mg_direct.toml"), "w") as f:
+        f.write(text)
+    for name, table, extra in cases:
+        path = os.path.join(tmp.name, name) if name == "mg_direct.toml" else deck(name)
+        hist = {}
+        for mode in ("off", "on"):
+            p = run([path, "grid.extents=[31,31,31]", "monitor.every=1", f'{table}.replay="{mode}"'] + extra,
+                    expect=0)
+            hist[mode] = history(p.stdout)
+        if len(hist["on"]) < 3 or hist["on"] != hist["off"]:
+            fail(f"{name} {extra}: replayed history {hist['on']} differs from {hist['off']}")
+        print(f"{name} {' '.join(extra)}: {len(hist['on']) - 1} iterations, identical residual history with replay on/off")
+
+
 def check_setup():
     bad = [
         (["solver.preconditioner.post_smooth=1"], r"not a valid CG preconditioner: pre_smooth = 2 differs from post_smooth = 1"),
@@ -411,6 +443,7 @@ def main():
         "malformed-mtx": check_malformed_mtx,
         "rank-counts": check_rank_counts,
         "setup": check_setup,
+        "replay": check_replay,
     }
     if A.check not in checks:
         fail(f"unknown check {A.check}; one of {sorted(checks)}")

@@ -3,6 +3,9 @@
 #include "framework/grid/decomposition.hpp"
 #include "framework/grid/grid.hpp"
 
+#include <array>
+#include <vector>
+
 using namespace perksolve;
 
 namespace {
@@ -81,3 +84,41 @@ TEST(Decomposition, UnevenSplitCoversEveryCellOnce) {
       EXPECT_EQ(next, n);
     }
 }
+
+namespace perksolve {
+namespace {
+
+// Aligned layouts: every owned row starts on an `align` boundary, indices of distinct cells are distinct
+// and inside [0, size()), and align = 1 is the packed layout.
+TEST(FieldLayout, AlignedRowsStartOnTheBoundaryAndNeverOverlap) {
+  for (int align : {1, 4, 32})
+    for (int g : {0, 1, 2, 3})
+      for (const std::array<int, 3>& n : {std::array<int, 3>{7, 5, 3}, std::array<int, 3>{33, 2, 1},
+                                          std::array<int, 3>{1, 1, 1}, std::array<int, 3>{64, 9, 4}}) {
+        FieldLayout l;
+        l.n = n;
+        l.ghost = {g, g, n[2] > 1 ? g : 0};
+        l.align = align;
+        SCOPED_TRACE(::testing::Message() << "align " << align << " ghost " << g << " n " << n[0] << "x" << n[1]
+                                          << "x" << n[2]);
+        EXPECT_EQ(l.stride_y() % align, 0);
+        EXPECT_GE(l.stride_y(), l.padded(0));
+        std::vector<int> hits(static_cast<std::size_t>(l.size()), 0);
+        const IndexBox b = l.with_ghosts();
+        for (int k = b.begin[2]; k < b.end[2]; ++k)
+          for (int j = b.begin[1]; j < b.end[1]; ++j) {
+            EXPECT_EQ(l.index(0, j, k) % align, 0) << "row (" << j << ", " << k << ")";
+            for (int i = b.begin[0]; i < b.end[0]; ++i) {
+              const long p = l.index(i, j, k);
+              ASSERT_GE(p, 0);
+              ASSERT_LT(p, l.size());
+              ++hits[static_cast<std::size_t>(p)];
+            }
+          }
+        for (int h : hits) EXPECT_LE(h, 1);
+        if (align == 1) EXPECT_EQ(l.size(), static_cast<long>(l.padded(0)) * l.padded(1) * l.padded(2));
+      }
+}
+
+}  // namespace
+}  // namespace perksolve

@@ -11,8 +11,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
 
 namespace perksolve {
@@ -20,28 +22,13 @@ namespace perksolve {
 using cuda_detail::kMaxPartials;
 using cuda_detail::StencilMode;
 using cuda_detail::StencilRequest;
+using cuda_ops::grid_for;
+using cuda_ops::is_pinned;
+using cuda_ops::kThreads;
+using cuda_ops::owned_map;
+using cuda_ops::OwnedMap;
 
 namespace {
-
-constexpr int kThreads = 256;
-
-// Owned cell e (x fastest) -> linear index in the padded allocation.
-struct OwnedMap {
-  int nx, ny;
-  long sy, sz, origin;
-  __device__ __forceinline__ long operator()(long e) const {
-    const long row = e / nx;
-    const int i = static_cast<int>(e - row * nx);
-    const long k = row / ny;
-    const long j = row - k * ny;
-    return origin + i + j * sy + k * sz;
-  }
-};
-
-OwnedMap owned_map(const FieldLayout& l) {
-  return OwnedMap{l.n[0], l.n[1], l.stride_y(), l.stride_z(),
-                  l.ghost[0] + l.ghost[1] * l.stride_y() + l.ghost[2] * l.stride_z()};
-}
 
 __device__ __forceinline__ double nan_max(double a, double b) { return (b > a || b != b) ? b : a; }
 
@@ -116,7 +103,6 @@ struct BoxBatch {
 template <class Real, bool PACK>
 __global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, const BoxBatch bb, FieldLayout l) {
   const long total = bb.base[bb.count];
-  const long sy = l.stride_y(), sz = l.stride_z();
   for (long p = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; p < total; p += static_cast<long>(gridDim.x) * blockDim.x) {
     int b = 0;
     while (p >= bb.base[b + 1]) ++b;
@@ -127,7 +113,7 @@ __global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, co
     const long kk = row / ny;
     const int j = static_cast<int>(row - kk * ny) + bb.begin[b][1];
     const int k = static_cast<int>(kk) + bb.begin[b][2];
-    const long n = (i + l.ghost[0]) + (j + l.ghost[1]) * sy + (k + l.ghost[2]) * sz;
+    const long n = l.index(i, j, k);
     if constexpr (PACK) {
       buf[p] = field[n];
     } else {
@@ -141,12 +127,13 @@ __global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, co
   }
 }
 
-// ---- boundary ghosts (same formulas as the Kokkos backend) -----------------------------------------
+// ---- boundary ghosts (the point-wise rule of framework/backend/boundary_rule.hpp) ---------------------
+// One face: its ghost slab over the padded extents of the other axes.
 template <class Real>
-__global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, int a, bool low, bool dirichlet, bool vertex,
-                                Real v, Real h, int lo0, int lo1, int lo2, int e0, int e1, int e2) {
+__global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, boundary_rule::FaceRule<Real> rule, int lo0,
+                                int lo1, int lo2, int e0, int e1, int e2) {
   const long total = static_cast<long>(e0) * e1 * e2;
-  const long sy = l.stride_y(), sz = l.stride_z();
+  const int a = rule.axis;
   const int n = l.n[a];
   for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x) {
     const long row = t / e0;
@@ -155,28 +142,77 @@ __global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, int a, bool
     idx[1] = static_cast<int>(row % e1) + lo1;
     idx[2] = static_cast<int>(row / e1) + lo2;
     const int d = idx[a];
-    int ghost_i, mirror_i;
-    Real value;
-    auto at = [&](const int* ix) { return (ix[0] + l.ghost[0]) + (ix[1] + l.ghost[1]) * sy + (ix[2] + l.ghost[2]) * sz; };
-    if (vertex && dirichlet) {
-      ghost_i = low ? -1 - d : n + d;
-      mirror_i = low ? -1 + d : n - d;
-      idx[a] = mirror_i;
-      value = d == 0 ? v : Real(2) * v - f[at(idx)];
-    } else if (vertex) {
-      ghost_i = low ? -1 - d : n + d;
-      mirror_i = low ? 1 + d : n - 2 - d;
-      idx[a] = mirror_i;
-      value = f[at(idx)] + Real(2 * (d + 1)) * h * v;
-    } else {
-      ghost_i = low ? -1 - d : n + d;
-      mirror_i = low ? d : n - 1 - d;
-      idx[a] = mirror_i;
-      const Real m = f[at(idx)];
-      value = dirichlet ? Real(2) * v - m : m + Real(2 * d + 1) * h * v;
+    idx[a] = boundary_rule::mirror_index(rule, n, d);
+    const Real m = boundary_rule::ghost_is_constant(rule, d) ? Real(0) : f[l.index(idx[0], idx[1], idx[2])];
+    idx[a] = boundary_rule::ghost_index(rule.low, n, d);
+    f[l.index(idx[0], idx[1], idx[2])] = boundary_rule::ghost_value(rule, d, m);
+  }
+}
+
+// All physical faces in one launch. The ghost cells of the padded box are enumerated as three slabs
+// (slab a: outside along axis a, owned along the axes before a, padded along the axes after a). A cell
+// outside along the physical axes P (in increasing order) gets what one fill per face in axis order
+// leaves there: the value at the cell mirrored along every axis of P, mapped by each face's affine rule
+// in axis order (a constant rule, the Dirichlet boundary vertex, restarts the chain). Cells outside only
+// along non-physical axes (MPI or periodic ghosts) are left alone.
+template <class Real>
+struct FaceSet {
+  boundary_rule::FaceRule<Real> rule[3][2];
+  bool has[3][2];
+};
+template <class Real>
+__global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs, long slab0, long slab1,
+                                      long total) {
+  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x) {
+    int a = 0;
+    long q64 = t;
+    if (q64 >= slab0) {
+      q64 -= slab0;
+      a = 1;
+      if (q64 >= slab1) {
+        q64 -= slab1;
+        a = 2;
+      }
     }
-    idx[a] = ghost_i;
-    f[at(idx)] = value;
+    unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
+    int idx[3];
+    for (int b = 0; b < 3; ++b) {
+      const unsigned ext = static_cast<unsigned>(b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.n[b] + 2 * l.ghost[b]);
+      const int u = static_cast<int>(q % ext);
+      q /= ext;
+      idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
+    }
+    int src[3] = {idx[0], idx[1], idx[2]};
+    int dist[3] = {-1, -1, -1};
+    int side[3] = {0, 0, 0};
+    int restart = -1;  // last physical axis whose rule is constant
+    bool any = false;
+    for (int b = 0; b < 3; ++b) {
+      if (idx[b] < 0 && fs.has[b][0]) {
+        dist[b] = -1 - idx[b], side[b] = 0;
+      } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
+        dist[b] = idx[b] - l.n[b], side[b] = 1;
+      } else {
+        continue;
+      }
+      any = true;
+      const boundary_rule::FaceRule<Real>& r = fs.rule[b][side[b]];
+      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
+      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+    }
+    if (!any) continue;
+    Real v = restart >= 0 ? fs.rule[restart][side[restart]].value : f[l.index(src[0], src[1], src[2])];
+    for (int b = restart + 1; b < 3; ++b)
+      if (dist[b] >= 0) v = boundary_rule::ghost_value(fs.rule[b][side[b]], dist[b], v);
+    f[l.index(idx[0], idx[1], idx[2])] = v;
+  }
+}
+
+template <class Real>
+__global__ void scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    y[n] = a * x[n];
   }
 }
 
@@ -232,11 +268,6 @@ bool canonical_offsets(const Stencil& s) {
   return true;
 }
 
-int grid_for(long n, int sm_count) {
-  const long want = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(std::max(1L, std::min<long>(want, 32L * sm_count)));
-}
-
 int local_rank(MPI_Comm comm) {
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -254,7 +285,7 @@ int local_rank(MPI_Comm comm) {
 // ---- CudaField -----------------------------------------------------------------------------------
 template <class Real>
 CudaField<Real>::CudaField(const FieldLayout& layout) : Field<Real>(layout) {
-  const std::size_t bytes = static_cast<std::size_t>(std::max(1L, layout.size())) * sizeof(Real);
+  const std::size_t bytes = static_cast<std::size_t>(std::max(1L, layout.size())) * sizeof(Real) + cuda_detail::kFieldSlackBytes;
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes));
 }
 
@@ -294,6 +325,8 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_));
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
+  PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 2 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 2 * sizeof(double)));
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
@@ -307,10 +340,12 @@ template <class Real>
 CudaBackend<Real>::~CudaBackend() {
   if (stream_) cudaStreamSynchronize(stream_);
   if (partials_) cudaFree(partials_);
+  if (work_counters_) cudaFree(work_counters_);
   if (result_dev_) cudaFree(result_dev_);
   if (result_host_) cudaFreeHost(result_host_);
   if (staging_host_) cudaFreeHost(staging_host_);
   if (scratch_dev_) cudaFree(scratch_dev_);
+  for (void* p : retired_scratch_) cudaFree(p);
   // The stream is shared by every backend instance on this device (see shared_stream) and lives
   // until the process ends.
 }
@@ -329,6 +364,7 @@ void CudaBackend<Real>::fence() {
 
 template <class Real>
 FieldPtr<Real> CudaBackend<Real>::create_field(const FieldLayout& layout) {
+  require_valid_layout(layout);
   PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
   return std::make_unique<CudaField<Real>>(layout);
 }
@@ -458,6 +494,7 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
   r.out = as_cuda(out).data();
   r.scale = scale;
   r.partials = partials_;
+  r.work_counters = work_counters_;
   r.sm_count = sm_count_;
   r.stream = stream_;
   r.wide_tiles = wide_tiles_;
@@ -530,25 +567,15 @@ void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
 template <class Real>
 void CudaBackend<Real>::ensure_device_scratch(std::size_t bytes) {
   if (bytes <= scratch_bytes_) return;
-  if (scratch_dev_) {
-    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    cudaFree(scratch_dev_);
-    scratch_dev_ = nullptr;
-  }
+  // The old buffer may be held by recorded work (a CUDA graph of earlier copy_boxes): keep it until the
+  // backend goes away. Growth happens a handful of times per run.
+  if (scratch_dev_) retired_scratch_.push_back(scratch_dev_);
+  scratch_dev_ = nullptr;
   PERKSOLVE_CUDA_CHECK(cudaMalloc(&scratch_dev_, bytes));
   scratch_bytes_ = bytes;
 }
 
 namespace {
-bool is_pinned(const void* p) {
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return attr.type == cudaMemoryTypeHost;
-}
-
 template <class Real, bool PACK>
 void launch_pack(Real* field, Real* buf, std::span<const IndexBox> boxes, const FieldLayout& l, int sm_count,
                  cudaStream_t s) {
@@ -641,11 +668,6 @@ void CudaBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFace&
   const int a = face.axis;
   const int g = l.ghost[a];
   if (g == 0 || face.bc.type == BoundaryType::periodic) return;
-  const bool low = face.side == 0;
-  const bool dirichlet = face.bc.type == BoundaryType::dirichlet;
-  const bool vertex = face.centering == Centering::vertex;
-  const Real v = homogeneous ? Real(0) : static_cast<Real>(face.bc.value);
-  const Real h = static_cast<Real>(face.spacing);
   int lo[3] = {-l.ghost[0], -l.ghost[1], -l.ghost[2]};
   int hi[3] = {l.n[0] + l.ghost[0], l.n[1] + l.ghost[1], l.n[2] + l.ghost[2]};
   lo[a] = 0;
@@ -653,9 +675,94 @@ void CudaBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFace&
   const int e0 = hi[0] - lo[0], e1 = hi[1] - lo[1], e2 = hi[2] - lo[2];
   const long total = static_cast<long>(e0) * e1 * e2;
   if (total <= 0) return;
-  boundary_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, a, low, dirichlet,
-                                                                             vertex, v, h, lo[0], lo[1], lo[2], e0, e1, e2);
+  boundary_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
+      as_cuda(f).data(), l, face_rule<Real>(face, homogeneous), lo[0], lo[1], lo[2], e0, e1, e2);
   PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const BoundaryFace> faces, bool homogeneous) {
+  const FieldLayout l = f.layout();
+  FaceSet<Real> fs{};
+  int last_axis = -1;
+  bool composable = true;
+  for (const BoundaryFace& face : faces) {
+    if (l.ghost[face.axis] == 0 || face.bc.type == BoundaryType::periodic) continue;
+    // One launch gives the sequential result only for faces in axis order, each (axis, side) once.
+    composable &= face.axis >= last_axis && !fs.has[face.axis][face.side];
+    last_axis = face.axis;
+    fs.has[face.axis][face.side] = true;
+    fs.rule[face.axis][face.side] = face_rule<Real>(face, homogeneous);
+  }
+  if (!composable) {
+    Backend<Real>::fill_boundary_faces(f, faces, homogeneous);
+    return;
+  }
+  if (last_axis < 0) return;
+  long slab[3];
+  for (int a = 0; a < 3; ++a) {
+    slab[a] = 2L * l.ghost[a];
+    for (int b = 0; b < 3; ++b)
+      if (b != a) slab[a] *= b < a ? l.n[b] : l.padded(b);
+  }
+  const long total = slab[0] + slab[1] + slab[2];
+  if (total <= 0) return;
+  boundary_faces_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, fs, slab[0],
+                                                                                   slab[1], total);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_faces_kernel");
+}
+
+template <class Real>
+void CudaBackend<Real>::scale(Real a, const Field<Real>& x, Field<Real>& y) {
+  require_same_layout(x.layout(), y.layout(), "scale");
+  const long total = x.layout().owned_size();
+  if (total <= 0) return;
+  scale_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), as_cuda(y).data(),
+                                                                          total, owned_map(x.layout()));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("scale_kernel");
+}
+
+// ---- recorded work: CUDA graphs ---------------------------------------------------------------------
+namespace {
+class CudaGraphReplay final : public RecordedWork {
+ public:
+  CudaGraphReplay(cudaGraphExec_t exec, cudaStream_t stream) : exec_(exec), stream_(stream) {}
+  ~CudaGraphReplay() override {
+    cudaStreamSynchronize(stream_);  // a replay in flight still uses the executable graph
+    cudaGraphExecDestroy(exec_);
+  }
+  void replay() override {
+    PERKSOLVE_CUDA_CHECK(cudaGraphLaunch(exec_, stream_));
+  }
+
+ private:
+  cudaGraphExec_t exec_;
+  cudaStream_t stream_;
+};
+}  // namespace
+
+template <class Real>
+std::unique_ptr<RecordedWork> CudaBackend<Real>::record(std::function<void()> work) {
+  // Relaxed mode: first-use set-up calls inside `work` (occupancy queries, function attributes) are
+  // allowed; anything that would synchronise (a reduction, a host copy) fails the capture instead.
+  PERKSOLVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
+  bool failed = false;
+  try {
+    work();
+  } catch (...) {
+    failed = true;
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
+  failed |= end != cudaSuccess || graph == nullptr;
+  cudaGraphExec_t exec = nullptr;
+  if (!failed) failed = cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess;
+  if (graph) cudaGraphDestroy(graph);
+  if (failed) {
+    cudaGetLastError();  // the capture errors are not sticky: clear them and let the caller run eagerly
+    return nullptr;
+  }
+  return std::make_unique<CudaGraphReplay>(exec, stream_);
 }
 
 template class CudaField<float>;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "framework/backend/backend.hpp"
 
@@ -58,6 +59,7 @@ class CudaBackend final : public Backend<Real> {
   void fill(Field<Real>& f, Real value) override;
   void copy(const Field<Real>& src, Field<Real>& dst) override;
   void axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) override;
+  void scale(Real a, const Field<Real>& x, Field<Real>& y) override;
   double dot(const Field<Real>& x, const Field<Real>& y) override;
   double norm2(const Field<Real>& x) override;
   double norm_inf(const Field<Real>& x) override;
@@ -74,10 +76,17 @@ class CudaBackend final : public Backend<Real> {
   void copy_boxes(const Field<Real>& src, std::span<const IndexBox> src_boxes, Field<Real>& dst,
                   std::span<const IndexBox> dst_boxes) override;
   void fill_boundary_ghosts(Field<Real>& f, const BoundaryFace& face, bool homogeneous) override;
+  // All faces in one launch (the composed per-cell rule; sequential fallback for unusual face lists).
+  void fill_boundary_faces(Field<Real>& f, std::span<const BoundaryFace> faces, bool homogeneous) override;
   void fence() override;
+  // A CUDA graph of the launches `work` issues into this backend's stream (the stream every CudaBackend
+  // on this device shares); null when `work` did something a graph cannot hold (a synchronisation).
+  std::unique_ptr<RecordedWork> record(std::function<void()> work) override;
+  bool asynchronous() const override { return true; }
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
   double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
+  void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                              const Field<Real>& v) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
@@ -116,6 +125,8 @@ class CudaBackend final : public Backend<Real> {
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                      Field<Real>& out, bool want_norm = true);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
+  // Launches the fused CG update (partials written, not summed); returns the number of blocks.
+  int launch_cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r);
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
   void ensure_staging(std::size_t bytes);
@@ -125,12 +136,14 @@ class CudaBackend final : public Backend<Real> {
   int device_ = 0;
   int sm_count_ = 1;
   double* partials_ = nullptr;  // device, kMaxPartials doubles
+  unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
   double* result_dev_ = nullptr;
   double* result_host_ = nullptr;  // pinned
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer
   std::size_t scratch_bytes_ = 0;
+  std::vector<void*> retired_scratch_;  // outgrown scratch buffers (recorded graphs may still use them)
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,10 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 // Per-block partial sums of a fused reduction never exceed this many blocks.
 constexpr int kMaxPartials = 1 << 16;
 
+// Every device field allocation is this many bytes longer than its layout: the bulk (TMA) stencil loads
+// copy whole 16-byte units and may read up to 15 bytes past the last element of the layout.
+constexpr std::size_t kFieldSlackBytes = 64;
+
 enum class StencilMode : int { apply = 0, residual = 1, jacobi = 2 };
 
 template <class Real>
@@ -35,6 +40,7 @@ struct StencilRequest {
   Real* out = nullptr;
   Real scale = 0;           // jacobi: omega / centre
   double* partials = nullptr;
+  unsigned* work_counters = nullptr;  // two zeroed device counters (dynamic work distribution), or null
   int sm_count = 1;
   cudaStream_t stream = nullptr;
   bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)

@@ -10,6 +10,7 @@
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/util/fast_div.hpp"
 
 namespace perksolve::cuda_ops {
 
@@ -19,18 +20,43 @@ constexpr int kThreads = 256;
 struct OwnedMap {
   int nx, ny;
   long sy, sz, origin;
+  FastDivU32 div_nx, div_ny;
+  bool fast;  // every e < 2^32 (the 32-bit divisions apply)
   __device__ __forceinline__ long operator()(long e) const {
-    const long row = e / nx;
+    long row, k;
+    if (fast) {
+      const unsigned r = div_nx.div(static_cast<unsigned>(e));
+      row = r;
+      k = div_ny.div(r);
+    } else {
+      row = e / nx;
+      k = row / ny;
+    }
     const int i = static_cast<int>(e - row * nx);
-    const long k = row / ny;
     const long j = row - k * ny;
     return origin + i + j * sy + k * sz;
   }
 };
 
 inline OwnedMap owned_map(const FieldLayout& l) {
-  return OwnedMap{l.n[0], l.n[1], l.stride_y(), l.stride_z(),
-                  l.ghost[0] + l.ghost[1] * l.stride_y() + l.ghost[2] * l.stride_z()};
+  return OwnedMap{l.n[0],
+                  l.n[1],
+                  l.stride_y(),
+                  l.stride_z(),
+                  l.index(0, 0, 0),
+                  FastDivU32(static_cast<unsigned>(l.n[0])),
+                  FastDivU32(static_cast<unsigned>(l.n[1])),
+                  l.owned_size() <= 0xffffffffL};
+}
+
+// True for page-locked host memory (cudaMallocHost / registered), false for pageable memory.
+inline bool is_pinned(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
 }
 
 // Grid-stride loop size: enough blocks to fill the GPU, never more than the work needs.

@@ -267,8 +267,8 @@ void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points,
 
 // ---- CudaBackend members ------------------------------------------------------------------------------
 template <class Real>
-double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
-                                    Field<Real>& r) {
+int CudaBackend<Real>::launch_cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                        Field<Real>& r) {
   require_same_layout(p.layout(), q.layout(), "cg_update");
   require_same_layout(p.layout(), x.layout(), "cg_update");
   require_same_layout(p.layout(), r.layout(), "cg_update");
@@ -282,7 +282,19 @@ double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Fiel
                                                              owned_map(l), partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("cg_update_kernel");
   }
-  return this->allreduce_sum(finish_partials(blocks));
+  return blocks;
+}
+
+template <class Real>
+double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                    Field<Real>& r) {
+  return this->allreduce_sum(finish_partials(launch_cg_update(alpha, p, q, x, r)));
+}
+
+template <class Real>
+void CudaBackend<Real>::cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                Field<Real>& r) {
+  (void)launch_cg_update(alpha, p, q, x, r);
 }
 
 template <class Real>
@@ -413,6 +425,8 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
 
 #define PERKSOLVE_CUDA_SOLVER_OPS(R)                                                                               \
   template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
+  template void CudaBackend<R>::cg_step(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);              \
+  template int CudaBackend<R>::launch_cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);      \
   template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
                                                       const Field<R>&);                                            \
   template void CudaBackend<R>::diag_scale_add(R, const Field<R>&, const Field<R>&, R, Field<R>&);                 \

@@ -116,14 +116,6 @@ void require_vector(const FieldLayout& l, long rows, const char* op) {
     throw std::logic_error(std::string("cuda backend: ") + op + ": vector layout does not match the matrix rows");
 }
 
-bool is_pinned(const void* p) {
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return attr.type == cudaMemoryTypeHost;
-}
 
 template <class Real>
 __global__ void gather_kernel(const Real* __restrict__ x, const long* __restrict__ idx, Real* __restrict__ buf, long n) {

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(256) generic_stencil_kernel(const Real* __rest
   const long total = l.owned_size();
   const int nx = l.n[0], ny = l.n[1];
   const long sy = l.stride_y(), sz = l.stride_z();
-  const long origin = l.ghost[0] + l.ghost[1] * sy + l.ghost[2] * sz;
+  const long origin = l.index(0, 0, 0);
   double rsum = 0.0;
   for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<long>(gridDim.x) * blockDim.x) {

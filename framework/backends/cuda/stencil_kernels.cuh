@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include <type_traits>
@@ -103,10 +104,17 @@ struct StreamGeo {
 //   applied when reading shared memory); STCS = streaming (evict-first) stores of the output;
 //   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D).
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
-          int IPB_ = 0>
+          int IPB_ = 0, bool DYN_ = false>
 struct Tune {
   static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_;
-  static constexpr bool VEC = VEC_ != 0, VEC_CA = VEC_ == 2;  // 1: cp.async.cg (L1 bypass), 2: .ca
+  // DYN_: work items are handed out in order by a global atomic counter (a block that finishes early takes
+  // the next item), instead of the static round-robin; keeps the concurrently streamed planes together.
+  static constexpr bool DYN = DYN_;
+  // VEC_: 0 scalar cp.async; 1 16-byte cp.async.cg (L1 bypass); 2 16-byte .ca; 3 one bulk (TMA) copy per
+  // tile row completing on an mbarrier, block barrier per plane; 4 bulk copies with per-stage "full" and
+  // "empty" mbarriers and no block-wide barrier per plane.
+  static constexpr bool VEC = VEC_ != 0, VEC_CA = VEC_ == 2;
+  static constexpr bool BULK = VEC_ >= 3, BULK_EMPTY = VEC_ == 4;
   static constexpr bool STCS = STCS_;
 };
 
@@ -124,6 +132,7 @@ struct TileCfg {
   static constexpr int BY = BYT * MY;
   static constexpr int NT = BXT * BYT;
   static constexpr bool VEC = T::VEC;
+  static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY;
   static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
   // Scalar loads: the window of a row is [x0 - HX, x0 + BX + HX) (sector aligned when the rows are).
   // 16-byte loads: [x0 - R - m, ...) with m = the 16-byte misalignment of x0 - R (0 <= m < V), TWL wide.
@@ -165,9 +174,10 @@ using TwoLoadTune = Tune<S.dim == 3 ? (sizeof(Real) == 8 ? 24 : 32) : 256,
                          false, S.dim == 3 && sizeof(Real) == 8 ? 16 : 0>;
 
 // The "wide" tiles (default), chosen from the measurements in docs/perf/two-load-stencils.md
-// (benchmarks/results/gpu-h100-2026-11-22-b/stencil_sweep.log). Two sizes, picked at run time from the
-// x extent (wide_tile_large()):
-//  * large (rows >= ~3/4 of the tile width): long contiguous rows and 32 warps per SM
+// (benchmarks/results/gpu-h100-2026-11-22-b/stencil_sweep.log). Three tiers, the widest one whose row
+// wastes at most a fifth of the threads on the x extent is launched (launch_stream_variant):
+//  * large: the medium tile or a better measured variant of it (LargeTuneSel below);
+//  * medium (rows >= ~4/5 of the tile width): long contiguous rows and 32 warps per SM
 //      3D R=1 fp64: 256 x 4 threads x (1 x 2) outputs = 256 x 8 tile, 1024 threads (with b: 256 x 2
 //                   threads, 256 x 4 tile, 512 threads: the 64-register cap of 1024 threads spilled);
 //      3D R=1 fp32: 256 x 4 threads x (1 x 4) outputs = 256 x 16 tile, 1024 threads;
@@ -188,23 +198,51 @@ struct SmallTuneSel {
                          Tune<128, 2, 1, HASB ? 4 : 8, 0, 1, 0, false, 0>>,
       Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0>>;
 };
+// Medium: 3D R=1 256-wide tiles (1024 threads; 512 with b), 2D R <= 4 the 1024/2048-wide rows. 3D items
+// are short chunks (~8 per block) handed out dynamically (DYN): a static round-robin of a few items per
+// block leaves SMs idle in the last round (measured: 128 of 132 blocks busy at 512^3 fp32).
 template <class Real, ShapeSpec S, bool HASB>
-struct LargeTuneSel {
+struct MediumTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   using type = std::conditional_t<
       S.dim == 3,
       std::conditional_t<S.radius == 1,
                          std::conditional_t<F64,
-                                            std::conditional_t<HASB, Tune<256, 2, 1, 2, 3, 1, 0, false, 16>,
-                                                               Tune<256, 4, 1, 2, 3, 1, 0, false, 16>>,
-                                            Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 0>>,
+                                            std::conditional_t<HASB, Tune<256, 2, 1, 2, 3, 1, 0, false, 8, true>,
+                                                               Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>,
+                                            Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 8, true>>,
                          typename SmallTuneSel<Real, S, HASB>::type>,
       std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
                          std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>,
                                             Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
 };
+// Large: where round 3 of the sweep (benchmarks/results/gpu-h100-2026-11-22-e/) measured something better
+// than the medium tile on 512^3, apply mode:
+//   fp64 3D 7-point: 512 x 2 threads x (1 x 2) outputs, dynamic items of ~8 per block (0.886-0.895 vs
+//                    0.876-0.881; it spills for the 27-point shapes: 0.705);
+//   fp64 3D other R=1: the medium tile with dynamic items (27-point symmetric 0.880 vs 0.869-0.871);
+//   fp32 3D 7-point: the medium tile with bulk (TMA) row copies on mbarriers and a block barrier per
+//                plane, 4 stages (0.782-0.790 vs 0.705-0.740 in the same run); dynamic short items since
+//                2026-11-23 (the static schedule ran 128 blocks on 132 SMs). The variant without the
+//                block barrier (per-stage "empty" mbarriers, VEC 4) measured 0.801-0.811, but
+//                compute-sanitizer racecheck does not follow mbarrier arrivals and reports its stage reuse
+//                as WAR hazards, so it is not used. Bulk copies cost the fp32 box-like shapes 5-18 %.
+// Everything else: the medium tile.
+template <class Real, ShapeSpec S, bool HASB>
+struct LargeTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  static constexpr bool kTuned = S.dim == 3 && S.radius == 1 && !HASB && (F64 || S.kind == ShapeKind::star);
+  using type = std::conditional_t<
+      !kTuned, typename MediumTuneSel<Real, S, HASB>::type,
+      std::conditional_t<F64,
+                         std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 3, 1, 0, false, 8, true>,
+                                            Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>,
+                         Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>>>;
+};
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
+template <class Real, ShapeSpec S, bool HASB>
+using WideMediumTune = typename MediumTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
 using WideLargeTune = typename LargeTuneSel<Real, S, HASB>::type;
 
@@ -216,6 +254,7 @@ struct StreamArgs {
   const Real* b;     // element (0,0,0) of b (residual / jacobi)
   Real* out;         // element (0,0,0) of the output
   double* partials;  // jacobi: one per block
+  unsigned* work;    // DYN: [0] items handed out beyond the first gridDim.x, [1] finished blocks (self-resetting)
   long row_stride;   // stride of the in-plane second axis (3D: y; 2D: z)
   long step;         // stride of the streamed axis (3D: z; 2D: y)
   int nx, ny, ns;    // owned extents: x, in-plane second axis, streamed axis
@@ -237,6 +276,46 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool pr
     asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_size) : "memory");
   else
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_size) : "memory");
+}
+
+// ---- mbarrier + bulk (TMA) copies, sm_90 ----------------------------------------------------------
+// A bulk copy moves a contiguous, 16-byte aligned run of global memory (size a multiple of 16 bytes) into
+// shared memory and signals the bytes it delivered on an mbarrier ("complete_tx"); the phase of the
+// barrier completes when the expected arrivals and the announced bytes have all arrived.
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+// Make the initialised barriers visible to the asynchronous (TMA) proxy.
+__device__ __forceinline__ void mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned long long* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_wait_parity(unsigned long long* bar, unsigned parity) {
+  const unsigned a = smem_addr(bar);
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(a), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsigned bytes, unsigned long long* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(smem_addr(smem)),
+      "l"(gmem), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
 }
 
 template <bool STCS, class Real>
@@ -280,6 +359,27 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   const int stV = static_cast<int>(a.step & (V - 1));
   const Real* const xsafe = a.x - mx0;  // 16-byte aligned, inside the allocation (never read)
 
+  // Bulk (TMA) loads: one "full" barrier per ring stage (the TH row copies arrive on it with their byte
+  // counts); BULK_EMPTY adds an "empty" barrier per stage on which every warp arrives when it is done
+  // reading the stage, so that no block-wide barrier is needed per plane.
+  __shared__ __align__(8) unsigned long long full_bar[C::BULK ? NS : 1];
+  __shared__ __align__(8) unsigned long long empty_bar[C::BULK_EMPTY ? NS : 1];
+  if constexpr (C::BULK) {
+    if (tid == 0) {
+      for (int st = 0; st < NS; ++st) {
+        mbar_init(&full_bar[st], C::TH);
+        if constexpr (C::BULK_EMPTY) mbar_init(&empty_bar[st], C::NT / 32);
+      }
+      mbar_init_fence();
+    }
+    __syncthreads();
+  }
+  static_assert(!(T::DYN && C::BULK_EMPTY), "dynamic items need the block barrier per plane");
+  __shared__ long dyn_next;  // DYN: the item the issue cursor takes next (fetched two planes ahead)
+  long next_cu = -1;         // the item the compute cursor takes next (set when the issue cursor reaches it)
+  int n_issued = 0;     // planes issued into the ring so far
+  unsigned n_used = 0;  // planes consumed so far (stage n_used % NS, barrier phase (n_used / NS) & 1)
+
   // Tile-independent part of the load mapping (row-major over rows x load units).
   int lrow[C::LOADS], lcol[C::LOADS];
 #pragma unroll
@@ -304,7 +404,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
 #pragma unroll
-    for (int l = 0; l < C::LOADS; ++l) {
+    for (int l = 0; l < (C::BULK ? 0 : C::LOADS); ++l) {
       const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
       const int gy = y0 - C::HY + lrow[l];
       if constexpr (C::VEC) {
@@ -326,7 +426,37 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     if (iu < a.items) {
       const int k = is0 - RS + ip;
       Real* dst = tiles + slot * C::STAGE_ELEMS;
-      if constexpr (C::VEC) {
+      if constexpr (C::BULK) {
+        // Thread r < TH copies tile row r: the window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes,
+        // the same window and per-row shift as the 16-byte path), clipped to the row's valid range
+        // [-gx, nx + gx) widened to 16-byte boundaries. The widening may read a few elements of the
+        // neighbouring rows (never used) and, on the very last row, up to 15 bytes past the layout's end:
+        // device fields carry that slack (kFieldSlackBytes).
+        if (tid < C::TH) {
+          const int gy = iby0 - C::HY + tid;
+          unsigned bytes = 0;
+          const Real* src = a.x;
+          Real* d = dst;
+          if (gy >= -a.gy && gy < a.ny + a.gy) {
+            const int ph = (mx0 + gy * rsV + k * stV) & (V - 1);  // x is 16-byte aligned iff (x + ph) % V == 0
+            const int ws = (ibx0 - C::HXL) - ((ibx0 - C::HXL + ph) & (V - 1));
+            const int lo = -a.gx - ((ph - a.gx) & (V - 1));
+            const int e = a.nx + a.gx;
+            const int hi = e + ((V - ((e + ph) & (V - 1))) & (V - 1));
+            const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
+            if (ce > cs) {
+              bytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
+              src = a.x + (cs + static_cast<long>(gy) * a.row_stride + static_cast<long>(k) * a.step);
+              d = dst + tid * C::SW + (cs - ws);
+            }
+          }
+          if constexpr (C::BULK_EMPTY) {
+            if (n_issued >= NS) mbar_wait_parity(&empty_bar[slot], static_cast<unsigned>((n_issued / NS) - 1) & 1u);
+          }
+          mbar_arrive_expect_tx(&full_bar[slot], bytes);
+          if (bytes) bulk_copy_g2s(d, src, bytes, &full_bar[slot]);
+        }
+      } else if constexpr (C::VEC) {
         const int x0l = ibx0 - C::HXL;
 #pragma unroll
         for (int l = 0; l < C::LOADS; ++l) {
@@ -372,9 +502,18 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
             }
         }
       }
+      ++n_issued;
+      if constexpr (T::DYN) {
+        // Fetched two planes before the switch: the next issue() runs after a __syncthreads.
+        if (ip == iP - 2 && tid == 0) dyn_next = static_cast<long>(atomicAdd(a.work, 1u)) + gridDim.x;
+      }
       if (++ip == iP) {
         ip = 0;
-        iu += gridDim.x;
+        if constexpr (T::DYN)
+          iu = dyn_next;
+        else
+          iu += gridDim.x;
+        next_cu = iu;
         if (iu < a.items) issue_setup();
       }
     }
@@ -382,10 +521,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   };
 
 #pragma unroll
-  for (int p = 0; p < NS - 1; ++p) issue(p);
+  for (int p = 0; p < NS - 1; ++p) {
+    issue(p);
+    if constexpr (T::DYN) __syncthreads();  // a short first item may switch items within the prefill
+  }
 
   int slot = 0;  // ring slot of the plane being computed
-  for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
+  for (long cu = blockIdx.x; cu < a.items; cu = next_cu) {
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
     const int s0 = static_cast<int>(q) * a.chunk;
@@ -411,8 +553,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
       }
 
     for (int i = 0; i < P; ++i) {
-      cp_async_wait<NS - 2>();
-      __syncthreads();
+      if constexpr (C::BULK) {
+        mbar_wait_parity(&full_bar[slot], (n_used / NS) & 1u);
+        if constexpr (kHasB) cp_async_wait<NS - 2>();  // b travels by cp.async (per thread, own outputs)
+      } else {
+        cp_async_wait<NS - 2>();
+      }
+      if constexpr (!C::BULK_EMPTY) __syncthreads();
       issue(slot == 0 ? NS - 1 : slot - 1);
 
       const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
@@ -515,10 +662,27 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
           }
         });
       }
+      if constexpr (C::BULK_EMPTY) {
+        __syncwarp();
+        if ((tid & 31) == 0) mbar_arrive(&empty_bar[slot]);
+      }
+      ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
     }
   }
   cp_async_wait<0>();
+  if constexpr (T::DYN) {
+    // The last block to finish resets the counters for the next launch (stream order).
+    __syncthreads();
+    if (tid == 0) {
+      __threadfence();
+      if (atomicAdd(a.work + 1, 1u) == gridDim.x - 1) {
+        a.work[0] = 0;
+        a.work[1] = 0;
+        __threadfence();
+      }
+    }
+  }
 
   if constexpr (kJacobi) {
     // Block reduction of the squared residual, fixed order.
@@ -540,7 +704,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 // cost model below. The block count is balanced so that every block gets the same number of items
 // (+-1). Returns the number of blocks for jacobi (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB) {
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
   using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
   using G = StreamGeo<S>;
   static_assert(G::NP <= kMaxTemplatedPoints);
@@ -560,6 +724,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   a.b = r.b ? r.b + origin : r.x + origin;
   a.out = r.out + origin;
   a.partials = r.partials;
+  a.work = r.work_counters;
   a.nx = l.n[0];
   a.gx = l.ghost[0];
   if constexpr (S.dim == 3) {
@@ -611,27 +776,32 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
   // still finish in that many rounds (every block gets the same number of items, +-1).
   const long rounds = (a.items + resident - 1) / resident;
-  const long blocks = std::min<long>((a.items + rounds - 1) / rounds, static_cast<long>(kMaxPartials));
+  long blocks = std::min<long>((a.items + rounds - 1) / rounds, static_cast<long>(kMaxPartials));
+  if constexpr (T::DYN) {
+    if (r.work_counters == nullptr) throw std::logic_error("stream_stencil_kernel: dynamic items need work counters");
+    blocks = std::min(resident, a.items);
+  }
+  if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
   return MODE == static_cast<int>(StencilMode::jacobi) ? static_cast<int>(blocks) : 0;
 }
 
-// Which wide tile: PERKSOLVE_CUDA_WIDE_TILE=large|small forces one (tests, experiments); otherwise
-// the large tile when its row width wastes at most a quarter of the threads on this x extent.
+// Which wide tile: PERKSOLVE_CUDA_WIDE_TILE=large|medium|small forces one (tests, experiments; a tier that
+// a shape does not have falls back to the next smaller one); otherwise the widest tile whose row width
+// wastes at most a fifth of the threads on this x extent.
 inline int wide_tile_override() {
   static const int v = [] {
     const char* e = std::getenv("PERKSOLVE_CUDA_WIDE_TILE");
     if (e == nullptr) return 0;
     const std::string s(e);
-    return s == "large" ? 1 : s == "small" ? -1 : 0;
+    return s == "large" ? 3 : s == "medium" ? 2 : s == "small" ? 1 : 0;
   }();
   return v;
 }
-template <class Real, ShapeSpec S>
-bool wide_tile_large(const FieldLayout& l) {
-  if (wide_tile_override() != 0) return wide_tile_override() > 0;
-  constexpr int bx = TileCfg<Real, S, WideLargeTune<Real, S, false>, false>::BX;
+template <class Real, ShapeSpec S, class T>
+bool tile_fits(const FieldLayout& l) {
+  constexpr int bx = TileCfg<Real, S, T, false>::BX;
   const long nx = l.n[0];
   return nx > 0 && ((nx + bx - 1) / bx) * bx * 4 <= 5 * nx;
 }
@@ -641,9 +811,16 @@ int launch_stream_variant(const StencilRequest<Real>& r) {
   constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
   if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
   using Small = WideTune<Real, S, kHasB>;
+  using Medium = WideMediumTune<Real, S, kHasB>;
   using Large = WideLargeTune<Real, S, kHasB>;
-  if constexpr (!std::is_same_v<Small, Large>) {
-    if (wide_tile_large<Real, S>(r.layout)) return launch_stream_stencil<Real, S, MODE, SYM, Large>(r);
+  const int forced = wide_tile_override();
+  if constexpr (!std::is_same_v<Large, Medium>) {
+    if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(r.layout)))
+      return launch_stream_stencil<Real, S, MODE, SYM, Large>(r);
+  }
+  if constexpr (!std::is_same_v<Medium, Small>) {
+    if (forced >= 2 || (forced == 0 && tile_fits<Real, S, Medium>(r.layout)))
+      return launch_stream_stencil<Real, S, MODE, SYM, Medium>(r);
   }
   return launch_stream_stencil<Real, S, MODE, SYM, Small>(r);
 }

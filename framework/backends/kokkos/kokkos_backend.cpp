@@ -83,6 +83,7 @@ void for_each_box(std::span<const IndexBox> boxes, F&& f) {
 
 template <class Real>
 FieldPtr<Real> KokkosBackend<Real>::create_field(const FieldLayout& layout) {
+  require_valid_layout(layout);
   return std::make_unique<KokkosField<Real>>(layout);
 }
 
@@ -132,6 +133,19 @@ void KokkosBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real
       "perksolve::axpby", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
         const long n = l.index(i, j, k);
         yv(n) = a * xv(n) + b * yv(n);
+      });
+}
+
+template <class Real>
+void KokkosBackend<Real>::scale(Real a, const Field<Real>& x, Field<Real>& y) {
+  require_same_layout(x.layout(), y.layout(), "scale");
+  const FieldLayout l = x.layout();
+  auto xv = as_kokkos(x).view();
+  auto yv = as_kokkos(y).view();
+  Kokkos::parallel_for(
+      "perksolve::scale", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        yv(n) = a * xv(n);
       });
 }
 
@@ -290,12 +304,8 @@ void KokkosBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFac
   if (g == 0 || face.bc.type == BoundaryType::periodic) return;
   auto fv = as_kokkos(f).view();
   const int n = l.n[a];
-  const bool low = face.side == 0;
-  const bool dirichlet = face.bc.type == BoundaryType::dirichlet;
-  const bool vertex = face.centering == Centering::vertex;
-  const Real v = homogeneous ? Real(0) : static_cast<Real>(face.bc.value);
-  const Real h = static_cast<Real>(face.spacing);
-  // Iterate over k = ghost distance (0 nearest) along axis a and the padded extents of the others.
+  const boundary_rule::FaceRule<Real> rule = face_rule<Real>(face, homogeneous);
+  // Iterate over d = ghost distance (0 nearest) along axis a and the padded extents of the others.
   IndexBox slab{{-l.ghost[0], -l.ghost[1], -l.ghost[2]}, {l.n[0] + l.ghost[0], l.n[1] + l.ghost[1], l.n[2] + l.ghost[2]}};
   slab.begin[a] = 0;
   slab.end[a] = g;
@@ -303,34 +313,13 @@ void KokkosBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFac
   Kokkos::parallel_for(
       "perksolve::fill_boundary_ghosts", box_policy(b), KOKKOS_LAMBDA(int i, int j, int k) {
         int idx[3] = {i + b.begin[0], j + b.begin[1], k + b.begin[2]};
-        const int d = idx[a];  // ghost distance 0..g-1
-        int ghost_i, mirror_i;
-        Real value;
-        if (vertex && dirichlet) {
-          // Boundary vertex is the first ghost; farther ghosts are odd reflections about it.
-          ghost_i = low ? -1 - d : n + d;
-          mirror_i = low ? -1 + d : n - d;
-          idx[a] = mirror_i;
-          value = d == 0 ? v : Real(2) * v - fv(l.index(idx[0], idx[1], idx[2]));
-        } else if (vertex) {
-          // Neumann, boundary vertex is an unknown: mirror about it.
-          ghost_i = low ? -1 - d : n + d;
-          mirror_i = low ? 1 + d : n - 2 - d;
-          idx[a] = mirror_i;
-          value = fv(l.index(idx[0], idx[1], idx[2])) + Real(2 * (d + 1)) * h * v;
-        } else {
-          // Cell-centred: the face lies half a cell outside; mirror about it.
-          ghost_i = low ? -1 - d : n + d;
-          mirror_i = low ? d : n - 1 - d;
-          idx[a] = mirror_i;
-          const Real m = fv(l.index(idx[0], idx[1], idx[2]));
-          value = dirichlet ? Real(2) * v - m : m + Real(2 * d + 1) * h * v;
-        }
-        idx[a] = ghost_i;
-        fv(l.index(idx[0], idx[1], idx[2])) = value;
+        const int d = idx[a];
+        idx[a] = boundary_rule::mirror_index(rule, n, d);
+        const Real m = boundary_rule::ghost_is_constant(rule, d) ? Real(0) : fv(l.index(idx[0], idx[1], idx[2]));
+        idx[a] = boundary_rule::ghost_index(rule.low, n, d);
+        fv(l.index(idx[0], idx[1], idx[2])) = boundary_rule::ghost_value(rule, d, m);
       });
 }
-
 
 // ---- solver kernels (issue 3) ----------------------------------------------------------------
 

@@ -39,6 +39,7 @@ class KokkosBackend final : public Backend<Real> {
   void fill(Field<Real>& f, Real value) override;
   void copy(const Field<Real>& src, Field<Real>& dst) override;
   void axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) override;
+  void scale(Real a, const Field<Real>& x, Field<Real>& y) override;
   double dot(const Field<Real>& x, const Field<Real>& y) override;
   double norm2(const Field<Real>& x) override;
   double norm_inf(const Field<Real>& x) override;

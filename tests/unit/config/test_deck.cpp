@@ -217,8 +217,8 @@ TEST_F(ConfigTest, ToTomlProvenance) {
   EXPECT_CONTAINS(t, "dimension = 3             # deck.toml:2\n");
   EXPECT_CONTAINS(t, "extents = [16, 16, 16]    # deck.toml:3\n");
   EXPECT_CONTAINS(t, "centering = \"vertex\"      # default\n");
-  EXPECT_CONTAINS(t, "every = 10        # command line\n");
-  EXPECT_CONTAINS(t, "quiet = false     # default\n");
+  EXPECT_CONTAINS(t, "every = 10             # command line\n");
+  EXPECT_CONTAINS(t, "quiet = false          # default\n");
 }
 
 void expect_same_values(const Deck& a, const Deck& b) {

@@ -60,7 +60,7 @@ TEST_F(DeckErrors, MisspeltRequiredKeyIsNotAlsoReportedMissing) {
 
 TEST_F(DeckErrors, UnknownKeyWithoutSuggestion) {
   EXPECT_EQ(first_error(with("[monitor]\nresolution = 3\n")),
-            "deck.toml:9:1: error: unknown key 'monitor.resolution'; expected one of: every, progress_s, quiet");
+            "deck.toml:9:1: error: unknown key 'monitor.resolution'; expected one of: every, progress_s, quiet, phase_timers");
 }
 
 TEST_F(DeckErrors, UnknownKeyOfVariant) {
@@ -95,7 +95,7 @@ TEST_F(DeckErrors, MisplacedKeyHintFollowsTheValue) {
   EXPECT_EQ(first_error("type = \"neumann\"\n" + kBase),
             "deck.toml:1:1: error: key 'type' is outside of any table; did you mean 'boundary.type'?");
   EXPECT_EQ(first_error(with("[monitor]\nprecision = \"float\"\n")),
-            "deck.toml:9:1: error: unknown key 'monitor.precision'; expected one of: every, progress_s, quiet; did "
+            "deck.toml:9:1: error: unknown key 'monitor.precision'; expected one of: every, progress_s, quiet, phase_timers; did "
             "you mean 'backend.precision'?");
 }
 
@@ -393,7 +393,7 @@ TEST_F(DeckErrors, LoadDeckFromFile) {
     ADD_FAILURE() << "no exception";
   } catch (const DeckError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ":14:1: error: unknown key 'monitor.evry'; expected one of: every, "
-                                                     "progress_s, quiet; did you mean 'monitor.every'?");
+                                                     "progress_s, quiet, phase_timers; did you mean 'monitor.every'?");
   }
   std::filesystem::remove(path);
 }

@@ -104,6 +104,8 @@ TEST_F(ConfigTest, CoreSchemaKeys) {
   EXPECT_EQ(key("solver.stop", "walltime_s")->unit, "s");
   EXPECT_EQ(std::get<double>(*key("monitor", "progress_s")->default_value), 2.0);
   EXPECT_EQ(std::get<bool>(*key("monitor", "quiet")->default_value), false);
+  EXPECT_EQ(std::get<std::string>(*key("monitor", "phase_timers")->default_value), "auto");
+  EXPECT_EQ(key("monitor", "phase_timers")->allowed, (std::vector<std::string>{"auto", "on", "off"}));
 }
 
 TEST_F(ConfigTest, RegisterCoreSchemaIsIdempotent) {
