@@ -14,6 +14,8 @@
 #     OUTDIR/solver_bench.json    its records (device, date, git revision, command, decks, one per case)
 #     OUTDIR/spmv_bench.log       (bin/spmv_bench) table: CSR SpMV, native kernel vs cuSPARSE, fp64 + fp32
 #     OUTDIR/spmv_bench.json      its records (one per matrix, precision and path + a summary per matrix)
+#     OUTDIR/program_bench.{log,json}  (bin/program_bench) cost per operation: launches vs CUDA graph vs
+#                                 persistent program
 #     OUTDIR/summary.txt          one line per step with its exit status
 #     OUTDIR/stencil_sweep.log    (RUNNER_SWEEP=1) kernel tuning sweep, see benchmarks/gpu/stencil_sweep.cu
 #
@@ -103,6 +105,16 @@ if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null
   step sanitizer-synccheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
     compute-sanitizer --tool synccheck --error-exitcode 1 "$BIN/test_gpu_backend" \
     --gtest_filter='CudaBackendStencil.AllShapes*' || status=1
+  # Persistent programs (one cooperative kernel with device-wide barriers): all three tools.
+  # (CudaPersistent.UnsupportedOperation fails a stream capture on purpose, which memcheck reports as an
+  # API error: it runs under racecheck and synccheck only.)
+  for tool in memcheck racecheck synccheck; do
+    pfilter='CudaPersistent.*'
+    [[ $tool == memcheck ]] && pfilter='CudaPersistent.*:-CudaPersistent.UnsupportedOperation*'
+    step "sanitizer-$tool-persistent" "$OUTDIR/sanitizer.log" 300 \
+      compute-sanitizer --tool "$tool" --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$pfilter" \
+      || status=1
+  done
 fi
 
 if [[ "${RUNNER_SWEEP:-0}" != 0 && -x "$BIN/stencil_sweep" ]]; then
@@ -124,6 +136,11 @@ if [[ -x "$BIN/solver_bench" ]]; then
   step solver_bench "$OUTDIR/solver_bench.log" 600 "$BIN/solver_bench" --out "$OUTDIR/solver_bench.json" \
     --git-revision "$REV" ${RUNNER_SOLVER_BENCH_ARGS:-} || status=1
   tail -n 15 "$OUTDIR/solver_bench.log"
+fi
+if [[ -x "$BIN/program_bench" ]]; then
+  step program_bench "$OUTDIR/program_bench.log" 300 "$BIN/program_bench" --out "$OUTDIR/program_bench.json" \
+    --git-revision "$REV" || status=1
+  tail -n 10 "$OUTDIR/program_bench.log"
 fi
 if [[ -x "$BIN/spmv_bench" ]]; then
   # spmv_bench finds inputs/solvers/laplace2d_20.mtx itself (bundle: bin/../inputs; build tree: the sources).

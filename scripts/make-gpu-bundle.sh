@@ -17,7 +17,7 @@
 # libstdc++ at least as new as the build machine's, and OpenMPI 4.x (libmpi.so.40). cudart is linked
 # statically. Usage:
 #
-#   scripts/make-gpu-bundle.sh [--out DIR] [--build-dir DIR] [--standalone] [-j N]
+#   scripts/make-gpu-bundle.sh [--out DIR] [--build-dir DIR] [--standalone] [--with-sweep] [-j N]
 #
 # Default build mode ("cmake"): build the `cuda` CMake preset (whole project: app, libraries, every
 # test, the GPU benchmarks) and bundle from build/cuda. --standalone instead compiles with nvcc/g++
@@ -30,12 +30,14 @@ OUT="$ROOT/.gpubuild/bundle"
 BUILD="$ROOT/.gpubuild/standalone"
 MODE=cmake
 JOBS=2
+WITH_SWEEP=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) OUT=$(realpath -m "$2"); shift 2 ;;
     --build-dir) BUILD=$(realpath -m "$2"); shift 2 ;;
     --cmake) MODE=cmake; shift ;;
     --standalone) MODE=standalone; shift ;;
+    --with-sweep) WITH_SWEEP=1; shift ;;
     -j) JOBS="$2"; shift 2 ;;
     -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
@@ -125,7 +127,9 @@ build_cmake() {
   (cd "$ROOT" && cmake --preset cuda >/dev/null && cmake --build --preset cuda -j "$JOBS")
   local B="$ROOT/build/cuda"
   BINS=()
-  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench perksolve; do
+  # The tuning sweep is not part of the default build (minutes of nvcc for many kernel variants).
+  if [[ $WITH_SWEEP == 1 ]]; then (cd "$ROOT" && cmake --build --preset cuda -j "$JOBS" --target stencil_sweep); fi
+  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench program_bench perksolve; do
     local f
     f=$(find "$B" -type f -name "$exe" -perm -u+x | head -1)
     [[ -n "$f" ]] && BINS+=("$f")

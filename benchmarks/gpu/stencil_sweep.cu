@@ -439,18 +439,18 @@ int main(int argc, char** argv) {
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
   using F7 = Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>;  // production fp32 (large tier)
+  // Round 4 results (gpu-h100-2026-11-23-c/sweep_f32.log): production 0.866-0.872, 16-byte .ca 0.865, .cg
+  // 0.860, 512 x 8 bulk 0.854-0.861, scalar 0.758, MY 2 0.733; ipb 4 / 16: 0.80 / 0.835. Round 5: taller
+  // tiles (MY 8: 256 x 32, y-halo 1/16 instead of 1/8), narrower and taller, two blocks per SM.
   if (only.empty() || only == "3d7pt_f32") {
     std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 0, false, 8, true>>("scalar_ns3", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 1, false, 8, true>>("vec16cg_ns3", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 8, 4, 1, 3, false, 8, true>>("256x32_bulk", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 8, 3, 1, 2, false, 8, true>>("256x32_vec16ca", {8}));
+      v.push_back(mk<float, S7, false, Tune<128, 8, 1, 4, 4, 1, 3, false, 8, true>>("128x32_bulk", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>("256x16_2blk_bulk", {8}));
       v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 2, false, 8, true>>("vec16ca_ns3", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 3, false, 8, true>>("bulk_ns3", {8}));
-      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 0, false, 8, true>>("512x2x4", {8}));
-      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 3, 1, 1, false, 8, true>>("512x2x4_vec16", {8}));
-      v.push_back(mk<float, S7, false, Tune<512, 2, 1, 4, 4, 1, 3, false, 8, true>>("512x2x4_bulk", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("256x4x2", {8}));
-      v.push_back(mk<float, S7, false, F7>("cur", {4, 8, 16}));
+      v.push_back(mk<float, S7, false, F7>("cur", {8}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }

@@ -203,6 +203,15 @@ class Backend {
     };
     return std::make_unique<Replay>(std::move(work));
   }
+  // Record the operations `work` issues as ONE persistent device program (PERKS): on replay they run in
+  // order inside a single kernel, separated by device-wide barriers, instead of one launch each (the win
+  // for small grids, whose operations each take less time than a launch). Null when the backend has no
+  // persistent programs (host backends) or `work` issues an operation a program cannot hold; the caller
+  // then runs `work` directly or records it with record().
+  virtual std::unique_ptr<RecordedWork> record_persistent(std::function<void()> work) {
+    (void)work;
+    return nullptr;
+  }
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push

@@ -101,6 +101,13 @@ std::vector<KeySpec> multigrid_keys(bool with_fmg) {
                  "synchronisation are recorded: one rank, coarse type not \"cg\", phase timers off on a GPU. "
                  "auto: on GPU backends; on: also on host backends (where it changes nothing but is tested); off: "
                  "never"),
+      with_range(key_int("persistent_cells", 4096,
+                         "V-cycles only: the levels with at most this many cells (per rank) run their part of the "
+                         "cycle as ONE persistent kernel (PERKS; Backend::record_persistent) on backends that have "
+                         "persistent programs (cuda), where runs of small operations share one SM and need no "
+                         "device-wide barriers. Measured break-even on an H100 near 16^3 (docs/perf/perks.md). "
+                         "Needs rank-local levels on one backend instance and phase timers off. 0: never"),
+                 0, std::nullopt),
   };
   if (with_fmg)
     k.push_back(key_bool("fmg", false,
@@ -117,6 +124,7 @@ MultigridConfig multigrid_config_from_deck(const Deck& deck, const std::string& 
   c.post = deck.get_int(table + ".post_smooth");
   if (deck.has(table + ".fmg")) c.fmg = deck.get_bool(table + ".fmg");
   c.replay = deck.get_string(table + ".replay");
+  c.persistent_cells = deck.get_int(table + ".persistent_cells");
   const std::string st = table + ".smoother";
   c.smoother.type = deck.has(st + ".type") ? deck.get_string(st + ".type") : std::string("jacobi");
   const std::string& sv = c.smoother.type;

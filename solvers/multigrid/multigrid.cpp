@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "framework/runtime/sampling.hpp"
+#include "framework/util/log.hpp"
 #include "solvers/multigrid/dense_coarse_solver.hpp"
 
 namespace perksolve {
@@ -370,6 +371,7 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
       v.be->fill(*v.w, Real(0));
     }
   }
+  persistent_level_ = persistent_level();
 }
 
 template <class Real>
@@ -384,9 +386,12 @@ std::string Multigrid<Real>::describe() const {
                               cfg_.cycle, cfg_.smoother.type, cfg_.pre, cfg_.post, cfg_.coarse.type);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const Level& v = *levels_[l];
-    s += fmt::format("\n  level {}: {} x {} x {} on {} ranks ({} x {} x {}){}", l, v.grid.extents[0], v.grid.extents[1],
+    s += fmt::format("\n  level {}: {} x {} x {} on {} ranks ({} x {} x {}){}{}", l, v.grid.extents[0], v.grid.extents[1],
                      v.grid.extents[2], v.dims[0] * v.dims[1] * v.dims[2], v.dims[0], v.dims[1], v.dims[2],
-                     v.agglomerated ? " (agglomerated)" : "");
+                     v.agglomerated ? " (agglomerated)" : "",
+                     persistent_level_ >= 0 && static_cast<int>(l) >= persistent_level_ && v.be->asynchronous()
+                         ? " (persistent program)"
+                         : "");
     if (cfg_.smoother.type == "chebyshev" && v.active) s += fmt::format(", lambda_max(D^-1 A) ~ {:.4f}", v.lambda_max);
   }
   return s;
@@ -527,7 +532,53 @@ void Multigrid<Real>::prolongate_correction(int l) {
 }
 
 template <class Real>
+int Multigrid<Real>::persistent_level() const {
+  if (cfg_.persistent_cells <= 0 || cfg_.cycle != "V" || cfg_.coarse.type == "cg") return -1;
+  const Backend<Real>* be = levels_.back()->be;
+  if (!levels_.back()->active || !be || (timers_.phases_enabled() && be->asynchronous())) return -1;
+  int first = -1;
+  for (int l = levels() - 1; l >= 0; --l) {
+    const Level& v = *levels_[l];
+    const bool ok = v.active && v.be == be && v.A->layout().owned_size() <= cfg_.persistent_cells &&
+                    !v.A->exchanges_with_other_ranks() &&
+                    (l + 1 == levels() || v.direct_transfer ||
+                     (v.down && v.down->local_only() && v.up && v.up->local_only()));
+    if (!ok) break;
+    first = l;
+  }
+  return first;
+}
+
+template <class Real>
 void Multigrid<Real>::run_cycle(int l, const std::string& type, bool zero) {
+  Level& f = *levels_[l];
+  if (!f.active) return;
+  if (l == persistent_level_ && type == "V") {
+    const auto key = std::make_tuple(static_cast<const void*>(f.b->data()), static_cast<const void*>(f.x->data()), zero,
+                                     f.homogeneous);
+    auto it = programs_.find(key);
+    if (it == programs_.end()) {
+      // Recording issues nothing; the program then runs below. Null: some operation has no program form.
+      std::unique_ptr<RecordedWork> p = f.be->record_persistent([this, l, type, zero] { run_cycle_levels(l, type, zero); });
+      if (!p) {
+        if (f.be->asynchronous())
+          log::info(fmt::format("multigrid: levels {}+ run operation by operation (an operation of their cycle has no "
+                                "persistent-program form on backend '{}')",
+                                l, f.be->name()));
+        persistent_level_ = -1;  // do not try again
+        run_cycle_levels(l, type, zero);
+        return;
+      }
+      it = programs_.emplace(key, std::move(p)).first;
+    }
+    it->second->replay();
+    return;
+  }
+  run_cycle_levels(l, type, zero);
+}
+
+template <class Real>
+void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero) {
   Level& f = *levels_[l];
   if (!f.active) return;
   if (l + 1 == levels()) {

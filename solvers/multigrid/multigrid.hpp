@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -43,7 +44,11 @@ class Multigrid {
 
  private:
   // `zero`: level l's x is known to be zero on entry (its contents are not read; it is overwritten).
+  // Runs the levels from persistent_level() down as a persistent program when that level is reached.
   void run_cycle(int l, const std::string& type, bool zero);
+  void run_cycle_levels(int l, const std::string& type, bool zero);  // operation by operation
+  // First level of the persistent part of a V-cycle (every level from it down qualifies), or -1.
+  int persistent_level() const;
   void smooth(int l, long sweeps, bool post, bool zero);
   void coarse_solve(int l, bool zero);
   // The first cycle with these fields runs directly; the second records it (Backend::record), and later
@@ -64,6 +69,9 @@ class Multigrid {
   };
   std::map<std::pair<const void*, const void*>, Recording> recordings_;  // by the device storage of (b, x)
   bool record_failed_ = false;
+  // Persistent programs of the levels from persistent_level_ down, by (b, x storage, zero guess, homogeneous).
+  int persistent_level_ = -1;
+  std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
 };
 
 }  // namespace perksolve

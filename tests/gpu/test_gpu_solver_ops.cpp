@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "framework/backends/cuda/cuda_backend.hpp"
@@ -350,6 +351,152 @@ void csr_test() {
 TEST(CudaSolverOps, CsrDouble) { csr_test<double>(); }
 TEST(CudaSolverOps, CsrFloat) { csr_test<float>(); }
 
+// ---- persistent programs (record_persistent) ---------------------------------------------------------
+// A sequence of every operation a program can hold (boundary faces, Jacobi / residual / apply, scale,
+// restriction, prolongation, copy, fill, copy_boxes, SpMV) run operation by operation on one set of fields
+// and as one persistent program, replayed twice, on a second set holding the same data: every field equal
+// bit for bit (SpMV to 1e-13 / 1e-5: the program sums a row in a different order), padding and ghosts
+// included.
+template <class Real>
+void persistent_program_test() {
+  REQUIRE_CUDA(Real);
+  FieldLayout lf, lc, lflat;
+  lf.n = {37, 19, 13};
+  lf.ghost = {1, 1, 1};
+  lf.align = kGridRowAlign;
+  lc.n = {18, 9, 6};  // vertex-centred coarsening: fine index 2 ic + 1
+  lc.ghost = {1, 1, 1};
+  lc.align = kGridRowAlign;
+  lflat.n = {static_cast<int>(lc.owned_size()), 1, 1};
+  TransferMap map;
+  map.dim = 3;
+  map.centering = Centering::vertex;
+  map.shift = {1, 1, 1};
+  std::vector<BoundaryFace> faces;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side)
+      faces.push_back(BoundaryFace{a, side, FaceBoundary{a == 1 ? BoundaryType::neumann : BoundaryType::dirichlet, 0.3},
+                                   Centering::vertex, 0.25});
+  const Stencil A = perks_stencil("3d7pt");
+  const Stencil B = perks_stencil("3d27pt");
+  CsrBlock blk = random_block(lflat.n[0], 0, 40, 17);
+  auto M = gpu->create_sparse_matrix(blk);
+  struct Set {
+    FieldPtr<Real> x, b, w, r, c, flat, flat2;
+  };
+  auto make_set = [&]() {
+    Set s{gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf),
+          gpu->create_field(lc), gpu->create_field(lflat), gpu->create_field(lflat)};
+    gpu->upload(*s.x, random_host<Real>(lf.size(), 1));
+    gpu->upload(*s.b, random_host<Real>(lf.size(), 2));
+    gpu->upload(*s.w, random_host<Real>(lf.size(), 3));
+    gpu->upload(*s.r, random_host<Real>(lf.size(), 4));
+    gpu->upload(*s.c, random_host<Real>(lc.size(), 5));
+    gpu->upload(*s.flat, random_host<Real>(lflat.size(), 6));
+    gpu->upload(*s.flat2, random_host<Real>(lflat.size(), 7));
+    return s;
+  };
+  const IndexBox cown[1] = {lc.owned()};
+  const IndexBox flat_box[1] = {lflat.owned()};
+  auto sequence = [&](Set& s) {
+    gpu->fill_boundary_faces(*s.x, faces, false);
+    gpu->jacobi_update(A, Real(0.8), *s.b, *s.x, *s.w);
+    gpu->fill_boundary_faces(*s.w, faces, true);
+    gpu->residual(A, *s.b, *s.w, *s.r);
+    gpu->fill_boundary_ghosts(*s.r, faces[2], true);
+    gpu->restrict_to_coarse(map, *s.r, *s.c);
+    gpu->copy_boxes(*s.c, cown, *s.flat, flat_box);
+    gpu->spmv(*M, *s.flat, nullptr, *s.flat2);
+    gpu->copy_boxes(*s.flat2, flat_box, *s.c, cown);
+    gpu->fill_boundary_faces(*s.c, faces, true);
+    gpu->prolongate_add(map, *s.c, *s.w);
+    gpu->apply_stencil(B, *s.w, *s.r);
+    gpu->scale(Real(-0.7), *s.r, *s.x);
+    gpu->copy(*s.w, *s.b);
+    gpu->fill(*s.flat, Real(0.5));
+  };
+  Set direct = make_set(), prog = make_set();
+  sequence(direct);
+  sequence(direct);
+  std::unique_ptr<RecordedWork> p = gpu->record_persistent([&] { sequence(prog); });
+  ASSERT_NE(p, nullptr) << "every operation of the sequence has a program form";
+  p->replay();
+  p->replay();
+  const double spmv_tol = std::is_same_v<Real, double> ? 1e-13 : 1e-5;
+  auto same = [&](const Field<Real>& a, const Field<Real>& b, const char* what, double tol) {
+    const auto ha = down(*gpu, a), hb = down(*gpu, b);
+    double err = 0.0, mx = 0.0;
+    long nan_mismatch = 0;
+    for (std::size_t n = 0; n < ha.size(); ++n) {
+      const double u = static_cast<double>(ha[n]), v = static_cast<double>(hb[n]);
+      nan_mismatch += std::isnan(u) != std::isnan(v);
+      if (!std::isnan(u)) err = std::max(err, std::abs(u - v)), mx = std::max(mx, std::abs(u));
+    }
+    EXPECT_EQ(nan_mismatch, 0) << what;
+    EXPECT_GT(mx, 0.0) << what;
+    if (tol == 0.0) EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(Real)), 0) << what;
+    else EXPECT_LE(err, tol * mx) << what;
+  };
+  // The sequence reads its own outputs (SpMV result into c, then w, r, x, b), so only the fields that the
+  // SpMV rounding reaches compare with a tolerance.
+  same(*direct.flat, *prog.flat, "flat (fill)", 0.0);
+  same(*direct.flat2, *prog.flat2, "flat2 (spmv)", spmv_tol);
+  for (auto [d, q, what] : {std::tuple{direct.c.get(), prog.c.get(), "c"}, std::tuple{direct.w.get(), prog.w.get(), "w"},
+                            std::tuple{direct.r.get(), prog.r.get(), "r"}, std::tuple{direct.x.get(), prog.x.get(), "x"},
+                            std::tuple{direct.b.get(), prog.b.get(), "b"}})
+    same(*d, *q, what, 100 * spmv_tol);
+
+  // Without the SpMV every operation is bit for bit the same.
+  Set d2 = make_set(), p2 = make_set();
+  auto no_spmv = [&](Set& s) {
+    gpu->fill_boundary_faces(*s.x, faces, false);
+    gpu->jacobi_update(A, Real(0.8), *s.b, *s.x, *s.w);
+    gpu->fill_boundary_faces(*s.w, faces, true);
+    gpu->residual(A, *s.b, *s.w, *s.r);
+    gpu->fill_boundary_faces(*s.r, faces, true);
+    gpu->restrict_to_coarse(map, *s.r, *s.c);
+    gpu->fill_boundary_faces(*s.c, faces, true);
+    gpu->prolongate_add(map, *s.c, *s.w);
+    gpu->apply_stencil(A, *s.w, *s.r);
+    gpu->scale(Real(-0.7), *s.r, *s.x);
+  };
+  no_spmv(d2);
+  std::unique_ptr<RecordedWork> p2w = gpu->record_persistent([&] { no_spmv(p2); });
+  ASSERT_NE(p2w, nullptr);
+  p2w->replay();
+  for (auto [d, q, what] : {std::tuple{d2.c.get(), p2.c.get(), "c exact"}, std::tuple{d2.w.get(), p2.w.get(), "w exact"},
+                            std::tuple{d2.r.get(), p2.r.get(), "r exact"}, std::tuple{d2.x.get(), p2.x.get(), "x exact"}})
+    same(*d, *q, what, 0.0);
+}
+TEST(CudaPersistent, ProgramMatchesOperationsDouble) { persistent_program_test<double>(); }
+TEST(CudaPersistent, ProgramMatchesOperationsFloat) { persistent_program_test<float>(); }
+
+// An operation without a program form (a dot product) makes record_persistent return null, nothing runs,
+// and the backend works afterwards.
+template <class Real>
+void persistent_unsupported_test() {
+  REQUIRE_CUDA(Real);
+  FieldLayout lf;
+  lf.n = {37, 19, 13};
+  lf.ghost = {1, 1, 1};
+  lf.align = kGridRowAlign;
+  const Stencil A = perks_stencil("3d7pt");
+  FieldPtr<Real> x = gpu->create_field(lf), b = gpu->create_field(lf), w = gpu->create_field(lf);
+  gpu->upload(*x, random_host<Real>(lf.size(), 1));
+  gpu->upload(*b, random_host<Real>(lf.size(), 2));
+  gpu->upload(*w, random_host<Real>(lf.size(), 3));
+  const auto before = down(*gpu, *w);
+  std::unique_ptr<RecordedWork> bad = gpu->record_persistent([&] {
+    gpu->jacobi_update(A, Real(0.8), *b, *x, *w);
+    (void)gpu->dot(*w, *w);
+  });
+  EXPECT_EQ(bad, nullptr);
+  EXPECT_EQ(std::memcmp(before.data(), down(*gpu, *w).data(), before.size() * sizeof(Real)), 0);
+  gpu->jacobi_update(A, Real(0.8), *b, *x, *w);
+  EXPECT_GT(gpu->norm2(*w), 0.0);
+}
+TEST(CudaPersistent, UnsupportedOperationDouble) { persistent_unsupported_test<double>(); }
+
 // ---- whole solves through solve_deck ------------------------------------------------------------------
 config::Deck make_deck(const std::string& body, const char* backend) {
   static const bool schema = [] {  // as tests/support/mpi_kokkos_main.cpp, once
@@ -511,6 +658,65 @@ rtol = 1e-9
 type = "smoother"
 sweeps = 30)",
                  "solver", "type = \"multigrid\"\ncycle = \"W\"\npre_smooth = 1\npost_smooth = 2");
+}
+
+// Multigrid with the coarse levels as one persistent program (persistent_cells = 262144: levels of 63^3
+// and 128^2 down, to exercise grid-wide and block-0 operations) against
+// the same cycle operation by operation (persistent_cells = 0), both replayed: same iteration count,
+// residuals to 1e-10 of the final residual (the program's dense coarse solve sums rows in another order).
+void compare_persistent(const std::string& name, const std::string& body, const std::string& table,
+                        const std::string& keys) {
+  if (gpu_backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  SCOPED_TRACE(name);
+  auto deck = [&](const char* cells) {
+    return make_deck(body + "\n[" + table + "]\n" + keys + "\npersistent_cells = " + cells + "\n", "cuda");
+  };
+  const RunOutcome on = solve_deck<double>(deck("262144"), MPI_COMM_WORLD, true);  // 63^3 and 128^2 levels down
+  const RunOutcome off = solve_deck<double>(deck("0"), MPI_COMM_WORLD, true);
+  const RunOutcome ref = solve_deck<double>(make_deck(body + "\n[" + table + "]\n" + keys + "\n", "kokkos"),
+                                            MPI_COMM_WORLD, true);
+  std::printf("[persistent] %-26s program: %ld it, |r| %.12e (%.4f s)   per-op: %ld it, |r| %.12e (%.4f s)   "
+              "kokkos: %ld it\n",
+              name.c_str(), on.result.iterations, on.result.final_residual, on.result.seconds, off.result.iterations,
+              off.result.final_residual, off.result.seconds, ref.result.iterations);
+  EXPECT_TRUE(on.result.converged());
+  EXPECT_EQ(on.result.iterations, off.result.iterations);
+  EXPECT_EQ(on.result.iterations, ref.result.iterations);
+  EXPECT_NEAR(on.result.final_residual, off.result.final_residual, 1e-10 * off.result.final_residual);
+}
+
+TEST(CudaSolves, PersistentCoarseLevelsPcg) {
+  compare_persistent("PCG-MG direct coarse 127^3", R"(
+[grid]
+dimension = 3
+extents = [127, 127, 127]
+[problem]
+type = "poisson_random"
+[solver]
+type = "cg"
+[solver.stop]
+max_iterations = 200
+rtol = 1e-10
+[solver.preconditioner.coarse]
+type = "direct")",
+                     "solver.preconditioner", "type = \"multigrid\"");
+}
+
+TEST(CudaSolves, PersistentCoarseLevelsMgCell2D) {
+  compare_persistent("MG V cell-centred 2D 256^2", R"(
+[grid]
+dimension = 2
+extents = [256, 256]
+centering = "cell"
+[problem]
+type = "poisson_random"
+[solver.stop]
+max_iterations = 60
+rtol = 1e-9
+[solver.coarse]
+type = "smoother"
+sweeps = 30)",
+                     "solver", "type = \"multigrid\"\ncycle = \"V\"");
 }
 
 // Fully periodic 27-point explicit iteration on one rank: every halo message (faces, edges, corners)

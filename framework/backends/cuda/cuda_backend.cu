@@ -15,6 +15,8 @@
 
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/persistent_program.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
 
 namespace perksolve {
@@ -26,6 +28,10 @@ using cuda_ops::grid_for;
 using cuda_ops::is_pinned;
 using cuda_ops::kThreads;
 using cuda_ops::owned_map;
+using cuda_ops::FaceSet;
+using cuda_ops::ProgramOp;
+using cuda_ops::ProgramOpKind;
+using cuda_ops::fill_face_ghost;
 using cuda_ops::OwnedMap;
 
 namespace {
@@ -149,63 +155,12 @@ __global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, boundary_ru
   }
 }
 
-// All physical faces in one launch. The ghost cells of the padded box are enumerated as three slabs
-// (slab a: outside along axis a, owned along the axes before a, padded along the axes after a). A cell
-// outside along the physical axes P (in increasing order) gets what one fill per face in axis order
-// leaves there: the value at the cell mirrored along every axis of P, mapped by each face's affine rule
-// in axis order (a constant rule, the Dirichlet boundary vertex, restarts the chain). Cells outside only
-// along non-physical axes (MPI or periodic ghosts) are left alone.
+// All physical faces in one launch (the composed rule of grid_point_ops.cuh).
 template <class Real>
-struct FaceSet {
-  boundary_rule::FaceRule<Real> rule[3][2];
-  bool has[3][2];
-};
-template <class Real>
-__global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs, long slab0, long slab1,
-                                      long total) {
-  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x) {
-    int a = 0;
-    long q64 = t;
-    if (q64 >= slab0) {
-      q64 -= slab0;
-      a = 1;
-      if (q64 >= slab1) {
-        q64 -= slab1;
-        a = 2;
-      }
-    }
-    unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
-    int idx[3];
-    for (int b = 0; b < 3; ++b) {
-      const unsigned ext = static_cast<unsigned>(b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.n[b] + 2 * l.ghost[b]);
-      const int u = static_cast<int>(q % ext);
-      q /= ext;
-      idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
-    }
-    int src[3] = {idx[0], idx[1], idx[2]};
-    int dist[3] = {-1, -1, -1};
-    int side[3] = {0, 0, 0};
-    int restart = -1;  // last physical axis whose rule is constant
-    bool any = false;
-    for (int b = 0; b < 3; ++b) {
-      if (idx[b] < 0 && fs.has[b][0]) {
-        dist[b] = -1 - idx[b], side[b] = 0;
-      } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
-        dist[b] = idx[b] - l.n[b], side[b] = 1;
-      } else {
-        continue;
-      }
-      any = true;
-      const boundary_rule::FaceRule<Real>& r = fs.rule[b][side[b]];
-      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
-      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
-    }
-    if (!any) continue;
-    Real v = restart >= 0 ? fs.rule[restart][side[restart]].value : f[l.index(src[0], src[1], src[2])];
-    for (int b = restart + 1; b < 3; ++b)
-      if (dist[b] >= 0) v = boundary_rule::ghost_value(fs.rule[b][side[b]], dist[b], v);
-    f[l.index(idx[0], idx[1], idx[2])] = v;
-  }
+__global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs) {
+  const long total = fs.total();
+  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x)
+    fill_face_ghost(f, l, fs, t);
 }
 
 template <class Real>
@@ -394,6 +349,15 @@ template <class Real>
 void CudaBackend<Real>::fill(Field<Real>& f, Real value) {
   const long n = f.layout().size();
   if (n <= 0) return;
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::fill;
+    op.out = as_cuda(f).data();
+    op.l = f.layout();
+    op.a = value;
+    builder_->ops.push_back(op);
+    return;
+  }
   fill_kernel<Real><<<grid_for(n, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), n, value);
   PERKSOLVE_CUDA_CHECK_LAUNCH("fill_kernel");
 }
@@ -402,6 +366,15 @@ template <class Real>
 void CudaBackend<Real>::copy(const Field<Real>& src, Field<Real>& dst) {
   require_same_layout(src.layout(), dst.layout(), "copy");
   if (&src == &dst) return;
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::copy;
+    op.out = as_cuda(dst).data();
+    op.in = as_cuda(src).data();
+    op.l = src.layout();
+    builder_->ops.push_back(op);
+    return;
+  }
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(as_cuda(dst).data(), as_cuda(src).data(),
                                        static_cast<std::size_t>(src.layout().size()) * sizeof(Real),
                                        cudaMemcpyDeviceToDevice, stream_));
@@ -501,6 +474,25 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
   const StencilMode m = mode == Mode::apply ? StencilMode::apply
                         : mode == Mode::residual ? StencilMode::residual
                                                  : StencilMode::jacobi;
+  if (builder_ && (mode != Mode::jacobi || !want_norm) && A.size() <= cuda_ops::kProgramMaxPoints &&
+      static_cast<int>(A.coeffs.size()) == A.size()) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::stencil;
+    op.mode = static_cast<int>(m);
+    op.out = r.out;
+    op.in = r.x;
+    op.b = r.b;
+    op.l = l;
+    op.map = owned_map(l);
+    op.a = scale;
+    op.np = A.size();
+    for (int p = 0; p < op.np; ++p) {
+      op.off[p] = A.offsets[p].dx + A.offsets[p].dy * l.stride_y() + A.offsets[p].dz * l.stride_z();
+      op.c[p] = static_cast<Real>(A.coeffs[p]);
+    }
+    builder_->ops.push_back(op);
+    return 0.0;
+  }
   int n = -1;
   if (!force_generic_ && canonical_offsets(A) && l.owned_size() > 0) {
     if (A.shape.dim == 3) {
@@ -656,6 +648,24 @@ void CudaBackend<Real>::copy_boxes(const Field<Real>& src, std::span<const Index
   long total = 0;
   for (const IndexBox& b : src_boxes) total += b.count();
   if (total == 0) return;
+  if (builder_ && src_boxes.size() <= static_cast<std::size_t>(cuda_ops::kProgramMaxBoxes)) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::copy_boxes;
+    op.out = as_cuda(dst).data();
+    op.in = as_cuda(src).data();
+    op.l = dst.layout();
+    op.l2 = src.layout();
+    op.nbox = static_cast<int>(src_boxes.size());
+    for (int b = 0; b < op.nbox; ++b) {
+      for (int a = 0; a < 3; ++a) {
+        op.sb[b][a] = src_boxes[b].begin[a], op.sb[b][3 + a] = std::max(src_boxes[b].end[a], src_boxes[b].begin[a] + 1);
+        op.db[b][a] = dst_boxes[b].begin[a], op.db[b][3 + a] = std::max(dst_boxes[b].end[a], dst_boxes[b].begin[a] + 1);
+      }
+      op.base[b + 1] = op.base[b] + src_boxes[b].count();
+    }
+    builder_->ops.push_back(op);
+    return;
+  }
   ensure_device_scratch(static_cast<std::size_t>(total) * sizeof(Real));
   Real* dbuf = static_cast<Real*>(scratch_dev_);
   launch_pack<Real, true>(const_cast<Real*>(as_cuda(src).data()), dbuf, src_boxes, src.layout(), sm_count_, stream_);
@@ -675,40 +685,61 @@ void CudaBackend<Real>::fill_boundary_ghosts(Field<Real>& f, const BoundaryFace&
   const int e0 = hi[0] - lo[0], e1 = hi[1] - lo[1], e2 = hi[2] - lo[2];
   const long total = static_cast<long>(e0) * e1 * e2;
   if (total <= 0) return;
+  if (builder_) {  // one face is a face set of one
+    fill_boundary_faces(f, std::span<const BoundaryFace>(&face, 1), homogeneous);
+    return;
+  }
   boundary_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
       as_cuda(f).data(), l, face_rule<Real>(face, homogeneous), lo[0], lo[1], lo[2], e0, e1, e2);
   PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_kernel");
 }
 
+namespace {
+// The faces as a FaceSet; false when one launch cannot give the sequential result (faces out of axis
+// order, or an (axis, side) listed twice).
 template <class Real>
-void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const BoundaryFace> faces, bool homogeneous) {
-  const FieldLayout l = f.layout();
-  FaceSet<Real> fs{};
+bool make_face_set(const FieldLayout& l, std::span<const BoundaryFace> faces, bool homogeneous, FaceSet<Real>& fs) {
+  fs = FaceSet<Real>{};
   int last_axis = -1;
-  bool composable = true;
   for (const BoundaryFace& face : faces) {
     if (l.ghost[face.axis] == 0 || face.bc.type == BoundaryType::periodic) continue;
-    // One launch gives the sequential result only for faces in axis order, each (axis, side) once.
-    composable &= face.axis >= last_axis && !fs.has[face.axis][face.side];
+    if (face.axis < last_axis || fs.has[face.axis][face.side]) return false;
     last_axis = face.axis;
     fs.has[face.axis][face.side] = true;
     fs.rule[face.axis][face.side] = face_rule<Real>(face, homogeneous);
   }
-  if (!composable) {
+  bool any = false;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) any |= fs.has[a][s];
+  for (int a = 0; a < 3; ++a) {
+    fs.slab[a] = any ? 2L * l.ghost[a] : 0;
+    for (int b = 0; b < 3; ++b)
+      if (b != a) fs.slab[a] *= b < a ? l.n[b] : l.padded(b);
+  }
+  return true;
+}
+}  // namespace
+
+template <class Real>
+void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const BoundaryFace> faces, bool homogeneous) {
+  const FieldLayout l = f.layout();
+  FaceSet<Real> fs;
+  if (!make_face_set(l, faces, homogeneous, fs)) {
     Backend<Real>::fill_boundary_faces(f, faces, homogeneous);
     return;
   }
-  if (last_axis < 0) return;
-  long slab[3];
-  for (int a = 0; a < 3; ++a) {
-    slab[a] = 2L * l.ghost[a];
-    for (int b = 0; b < 3; ++b)
-      if (b != a) slab[a] *= b < a ? l.n[b] : l.padded(b);
-  }
-  const long total = slab[0] + slab[1] + slab[2];
+  const long total = fs.total();
   if (total <= 0) return;
-  boundary_faces_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, fs, slab[0],
-                                                                                   slab[1], total);
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::faces;
+    op.out = as_cuda(f).data();
+    op.l = l;
+    op.faces = fs;
+    builder_->ops.push_back(op);
+    return;
+  }
+  boundary_faces_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, fs);
   PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_faces_kernel");
 }
 
@@ -717,6 +748,17 @@ void CudaBackend<Real>::scale(Real a, const Field<Real>& x, Field<Real>& y) {
   require_same_layout(x.layout(), y.layout(), "scale");
   const long total = x.layout().owned_size();
   if (total <= 0) return;
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::scale;
+    op.out = as_cuda(y).data();
+    op.in = as_cuda(x).data();
+    op.l = x.layout();
+    op.map = owned_map(x.layout());
+    op.a = a;
+    builder_->ops.push_back(op);
+    return;
+  }
   scale_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), as_cuda(y).data(),
                                                                           total, owned_map(x.layout()));
   PERKSOLVE_CUDA_CHECK_LAUNCH("scale_kernel");

@@ -19,6 +19,10 @@
 struct CUstream_st;  // cudaStream_t without including cuda_runtime.h
 
 namespace perksolve {
+namespace cuda_ops {
+template <class Real>
+struct ProgramBuilder;  // persistent_program.cuh
+}
 
 template <class Real>
 class CudaField final : public Field<Real> {
@@ -82,6 +86,8 @@ class CudaBackend final : public Backend<Real> {
   // A CUDA graph of the launches `work` issues into this backend's stream (the stream every CudaBackend
   // on this device shares); null when `work` did something a graph cannot hold (a synchronisation).
   std::unique_ptr<RecordedWork> record(std::function<void()> work) override;
+  // A persistent program (persistent_program.cuh): one cooperative kernel for the whole sequence.
+  std::unique_ptr<RecordedWork> record_persistent(std::function<void()> work) override;
   bool asynchronous() const override { return true; }
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
@@ -148,6 +154,7 @@ class CudaBackend final : public Backend<Real> {
   bool force_generic_ = false;
   bool wide_tiles_ = true;
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
+  cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations
 };
 
 }  // namespace perksolve

@@ -36,6 +36,21 @@ struct OwnedMap {
     const long j = row - k * ny;
     return origin + i + j * sy + k * sz;
   }
+  // Local (i, j, k) of owned cell e.
+  __device__ __forceinline__ void ijk(long e, int& i, int& j, int& k) const {
+    long row, kk;
+    if (fast) {
+      const unsigned r = div_nx.div(static_cast<unsigned>(e));
+      row = r;
+      kk = div_ny.div(r);
+    } else {
+      row = e / nx;
+      kk = row / ny;
+    }
+    i = static_cast<int>(e - row * nx);
+    j = static_cast<int>(row - kk * ny);
+    k = static_cast<int>(kk);
+  }
 };
 
 inline OwnedMap owned_map(const FieldLayout& l) {

@@ -13,6 +13,8 @@
 #include <string>
 
 #include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/persistent_program.cuh"
 
 namespace perksolve {
 
@@ -154,82 +156,31 @@ __global__ void gs_color_kernel(const VarStencil<Real> st, const Real* __restric
   }
 }
 
-// ---- multigrid transfers ------------------------------------------------------------------------------
-struct TransferArgs {
-  FieldLayout lf, lc;
-  int s0, s1, s2;
-  int rz;  // 1 in 3D, 0 in 2D
-};
-
-// Vertex-centred full weighting (1/4, 1/2, 1/4 per axis); one coarse cell per thread.
+// ---- multigrid transfers (per-cell bodies in grid_point_ops.cuh) -------------------------------------
 template <class Real>
 __global__ void restrict_fw_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
   const FieldLayout& lc = a.lc;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= lc.n[0]) return;
   const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
-  const int rz = a.rz;
   for (long row = blockIdx.y; row < rows; row += gridDim.y) {
     const int j = static_cast<int>(row % lc.n[1]);
     const int k = static_cast<int>(row / lc.n[1]);
-    const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
-    Real acc = 0;
-    for (int dz = -rz; dz <= rz; ++dz) {
-      const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
-      for (int dy = -1; dy <= 1; ++dy) {
-        const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
-        for (int dx = -1; dx <= 1; ++dx) {
-          const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
-          acc += wx * wy * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
-        }
-      }
-    }
-    cv[lc.index(i, j, k)] = acc;
+    cv[lc.index(i, j, k)] = restrict_fw_point(fv, a, i, j, k);
   }
 }
 
-// Cell-centred: transpose of linear interpolation (1/8, 3/8, 3/8, 1/8 per axis).
 template <class Real>
 __global__ void restrict_cc_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
   const FieldLayout& lc = a.lc;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= lc.n[0]) return;
   const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
-  const int rz = a.rz;
-  const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
   for (long row = blockIdx.y; row < rows; row += gridDim.y) {
     const int j = static_cast<int>(row % lc.n[1]);
     const int k = static_cast<int>(row / lc.n[1]);
-    const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
-    Real acc = 0;
-    for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
-      const Real wz = rz ? w[dz + 1] : Real(1);
-      for (int dy = -1; dy <= 2; ++dy)
-        for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
-    }
-    cv[lc.index(i, j, k)] = acc;
+    cv[lc.index(i, j, k)] = restrict_cc_point(fv, a, i, j, k);
   }
-}
-
-// The (up to two) coarse neighbours of fine local index t (relative to the shift) along one axis.
-__device__ __forceinline__ int coarse_support(bool vertex, int t, int* idx, double* w) {
-  const int m = t >> 1;  // floor(t / 2)
-  if (vertex) {
-    if ((t & 1) == 0) {
-      idx[0] = m;
-      w[0] = 1.0;
-      return 1;
-    }
-    idx[0] = m;
-    idx[1] = m + 1;
-    w[0] = w[1] = 0.5;
-    return 2;
-  }
-  idx[0] = m;
-  w[0] = 0.75;
-  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
-  w[1] = 0.25;
-  return 2;
 }
 
 // fine += P coarse; one fine owned cell per thread.
@@ -239,22 +190,10 @@ __global__ void prolongate_kernel(const Real* __restrict__ cv, Real* __restrict_
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= lf.n[0]) return;
   const long rows = static_cast<long>(lf.n[1]) * lf.n[2];
-  int ix[2];
-  double wx[2];
-  const int nx = coarse_support(vertex, i - a.s0, ix, wx);
   for (long row = blockIdx.y; row < rows; row += gridDim.y) {
     const int j = static_cast<int>(row % lf.n[1]);
     const int k = static_cast<int>(row / lf.n[1]);
-    int iy[2], iz[2] = {0, 0};
-    double wy[2], wz[2] = {1.0, 0.0};
-    const int ny = coarse_support(vertex, j - a.s1, iy, wy);
-    const int nz = a.rz ? coarse_support(vertex, k - a.s2, iz, wz) : 1;
-    Real acc = 0;
-    for (int cz = 0; cz < nz; ++cz)
-      for (int cy = 0; cy < ny; ++cy)
-        for (int cx = 0; cx < nx; ++cx)
-          acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * cv[a.lc.index(ix[cx], iy[cy], iz[cz])];
-    fv[lf.index(i, j, k)] += acc;
+    fv[lf.index(i, j, k)] += prolongate_point(cv, a, vertex, i, j, k);
   }
 }
 
@@ -405,6 +344,16 @@ template <class Real>
 void CudaBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Real>& fine, Field<Real>& coarse) {
   TransferArgs a{fine.layout(), coarse.layout(), m.shift[0], m.shift[1], m.shift[2], m.dim == 3 ? 1 : 0};
   if (a.lc.owned_size() <= 0) return;
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = m.centering == Centering::vertex ? ProgramOpKind::restrict_fw : ProgramOpKind::restrict_cc;
+    op.out = as_cuda(coarse).data();
+    op.in = as_cuda(fine).data();
+    op.t = a;
+    op.map = owned_map(a.lc);
+    builder_->ops.push_back(op);
+    return;
+  }
   const RowLaunch rl = row_launch(a.lc);
   if (m.centering == Centering::vertex)
     restrict_fw_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(fine).data(), as_cuda(coarse).data(), a);
@@ -417,6 +366,17 @@ template <class Real>
 void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) {
   TransferArgs a{fine.layout(), coarse.layout(), m.shift[0], m.shift[1], m.shift[2], m.dim == 3 ? 1 : 0};
   if (a.lf.owned_size() <= 0) return;
+  if (builder_) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::prolongate;
+    op.out = as_cuda(fine).data();
+    op.in = as_cuda(coarse).data();
+    op.t = a;
+    op.vertex = m.centering == Centering::vertex;
+    op.map = owned_map(a.lf);
+    builder_->ops.push_back(op);
+    return;
+  }
   const RowLaunch rl = row_launch(a.lf);
   prolongate_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(coarse).data(), as_cuda(fine).data(), a,
                                                              m.centering == Centering::vertex);

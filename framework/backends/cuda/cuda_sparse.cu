@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/persistent_program.cuh"
 
 namespace perksolve {
 
@@ -289,6 +290,18 @@ void CudaBackend<Real>::spmv(const SparseMatrix<Real>& Am, const Field<Real>& x,
   require_vector(y.layout(), A.rows(), "spmv");
   const long n = A.rows(), g = A.ghost_cols();
   if (n == 0) return;
+  if (builder_ && g == 0 && A.nnz() > 0 && spmv_path_ != CudaSpmvPath::cusparse) {
+    ProgramOp<Real> op;
+    op.kind = ProgramOpKind::spmv;
+    op.out = as_cuda(y).data();
+    op.in = as_cuda(x).data();
+    op.row_ptr = A.row_ptr;
+    op.col = A.col;
+    op.val = A.val;
+    op.rows = static_cast<int>(n);
+    builder_->ops.push_back(op);
+    return;
+  }
   if (g > 0) {
     // From pageable memory the copy has consumed the host buffer when it returns; from pinned memory
     // it has not, so wait (the caller may reuse the buffer for the next receive).

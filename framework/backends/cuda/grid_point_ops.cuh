@@ -1,0 +1,157 @@
+// Per-cell bodies of the grid operations that more than one CUDA kernel runs: the multigrid transfers
+// and the composed boundary-face rule. The per-operation kernels (cuda_solver_ops.cu, cuda_backend.cu)
+// and the persistent program kernel (persistent_program.cu) call the same functions, so one operation
+// gives the same bits whichever kernel runs it. Include only from .cu files.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "framework/backend/boundary_rule.hpp"
+#include "framework/field/field_layout.hpp"
+
+namespace perksolve::cuda_ops {
+
+// ---- multigrid transfers ------------------------------------------------------------------------------
+struct TransferArgs {
+  FieldLayout lf, lc;
+  int s0, s1, s2;
+  int rz;  // 1 in 3D, 0 in 2D
+};
+
+// Vertex-centred full weighting (1/4, 1/2, 1/4 per axis) at coarse cell (i, j, k).
+template <class Real>
+__device__ __forceinline__ Real restrict_fw_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
+                                                  int k) {
+  const int rz = a.rz;
+  const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
+  Real acc = 0;
+  for (int dz = -rz; dz <= rz; ++dz) {
+    const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
+    for (int dy = -1; dy <= 1; ++dy) {
+      const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
+        acc += wx * wy * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
+      }
+    }
+  }
+  return acc;
+}
+
+// Cell-centred: transpose of linear interpolation (1/8, 3/8, 3/8, 1/8 per axis) at coarse cell (i, j, k).
+template <class Real>
+__device__ __forceinline__ Real restrict_cc_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
+                                                  int k) {
+  const int rz = a.rz;
+  const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
+  const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
+  Real acc = 0;
+  for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
+    const Real wz = rz ? w[dz + 1] : Real(1);
+    for (int dy = -1; dy <= 2; ++dy)
+      for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
+  }
+  return acc;
+}
+
+// The (up to two) coarse neighbours of fine local index t (relative to the shift) along one axis.
+__device__ __forceinline__ int coarse_support(bool vertex, int t, int* idx, double* w) {
+  const int m = t >> 1;  // floor(t / 2)
+  if (vertex) {
+    if ((t & 1) == 0) {
+      idx[0] = m;
+      w[0] = 1.0;
+      return 1;
+    }
+    idx[0] = m;
+    idx[1] = m + 1;
+    w[0] = w[1] = 0.5;
+    return 2;
+  }
+  idx[0] = m;
+  w[0] = 0.75;
+  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
+  w[1] = 0.25;
+  return 2;
+}
+
+// (P coarse) at fine owned cell (i, j, k): (bi/tri)linear interpolation from the coarse field.
+template <class Real>
+__device__ __forceinline__ Real prolongate_point(const Real* __restrict__ cv, const TransferArgs& a, bool vertex, int i,
+                                                 int j, int k) {
+  int ix[2], iy[2], iz[2] = {0, 0};
+  double wx[2], wy[2], wz[2] = {1.0, 0.0};
+  const int nx = coarse_support(vertex, i - a.s0, ix, wx);
+  const int ny = coarse_support(vertex, j - a.s1, iy, wy);
+  const int nz = a.rz ? coarse_support(vertex, k - a.s2, iz, wz) : 1;
+  Real acc = 0;
+  for (int cz = 0; cz < nz; ++cz)
+    for (int cy = 0; cy < ny; ++cy)
+      for (int cx = 0; cx < nx; ++cx)
+        acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * cv[a.lc.index(ix[cx], iy[cy], iz[cz])];
+  return acc;
+}
+
+// ---- boundary faces: the composed rule -----------------------------------------------------------------
+// All physical faces of a field at once. The ghost cells of the padded box are numbered as three slabs
+// (slab a: outside along axis a, owned along the axes before a, padded along the axes after a). A cell
+// outside along the physical axes P (in increasing order) gets what one fill per face in axis order
+// leaves there: the value at the cell mirrored along every axis of P, mapped by each face's affine rule
+// in axis order (a constant rule, the Dirichlet boundary vertex, restarts the chain). Cells outside only
+// along non-physical axes (MPI or periodic ghosts) are left alone.
+template <class Real>
+struct FaceSet {
+  boundary_rule::FaceRule<Real> rule[3][2];
+  bool has[3][2];
+  long slab[3];  // ghost cells per slab
+  __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
+};
+
+// Ghost cell t (0 <= t < fs.total()) of the slab numbering.
+template <class Real>
+__device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                long t) {
+  int a = 0;
+  long q64 = t;
+  if (q64 >= fs.slab[0]) {
+    q64 -= fs.slab[0];
+    a = 1;
+    if (q64 >= fs.slab[1]) {
+      q64 -= fs.slab[1];
+      a = 2;
+    }
+  }
+  unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
+  int idx[3];
+  for (int b = 0; b < 3; ++b) {
+    const unsigned ext = static_cast<unsigned>(b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.n[b] + 2 * l.ghost[b]);
+    const int u = static_cast<int>(q % ext);
+    q /= ext;
+    idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
+  }
+  int src[3] = {idx[0], idx[1], idx[2]};
+  int dist[3] = {-1, -1, -1};
+  int side[3] = {0, 0, 0};
+  int restart = -1;  // last physical axis whose rule is constant
+  bool any = false;
+  for (int b = 0; b < 3; ++b) {
+    if (idx[b] < 0 && fs.has[b][0]) {
+      dist[b] = -1 - idx[b], side[b] = 0;
+    } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
+      dist[b] = idx[b] - l.n[b], side[b] = 1;
+    } else {
+      continue;
+    }
+    any = true;
+    const boundary_rule::FaceRule<Real>& r = fs.rule[b][side[b]];
+    src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
+    if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+  }
+  if (!any) return;
+  Real v = restart >= 0 ? fs.rule[restart][side[restart]].value : f[l.index(src[0], src[1], src[2])];
+  for (int b = restart + 1; b < 3; ++b)
+    if (dist[b] >= 0) v = boundary_rule::ghost_value(fs.rule[b][side[b]], dist[b], v);
+  f[l.index(idx[0], idx[1], idx[2])] = v;
+}
+
+}  // namespace perksolve::cuda_ops

@@ -1,0 +1,117 @@
+// Persistent programs (PERKS, issue 6): a sequence of backend operations recorded once
+// (CudaBackend::record_persistent) and run as ONE cooperative kernel whose blocks execute the operations in
+// order with a device-wide barrier between them, instead of one kernel launch per operation.
+//
+// Recording: while a ProgramBuilder is attached to the backend, the operations that have a program form
+// append a ProgramOp (with the device pointers, layouts and coefficients they would have launched with)
+// instead of launching. Those are fill, copy, scale, the constant-coefficient stencil ops (apply, residual,
+// Jacobi without its norm), boundary faces, restriction, prolongation, copy_boxes and the native CSR SpMV
+// without halo columns. Any other operation reaches the stream, which is captured during recording into a
+// throwaway graph: a non-empty graph (or a synchronisation, which fails the capture) means the work cannot
+// be a program, and recording returns null.
+//
+// Every operation runs grid-stride over its cells with the same per-cell arithmetic as its own kernel
+// (grid_point_ops.cuh; stencils sum their points in the stencil's order with fused multiply-adds, like
+// the streaming kernels).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/field/field_layout.hpp"
+
+namespace perksolve::cuda_ops {
+
+enum class ProgramOpKind : int {
+  fill,        // out[0 .. l.size()) = a (ghosts and padding included)
+  copy,        // out[0 .. l.size()) = in[...]
+  scale,       // out = a * in on owned cells
+  stencil,     // out = S in (mode 0), b - S in (mode 1), in + a (b - S in) (mode 2), owned cells
+  faces,       // boundary faces of out (FaceSet)
+  restrict_fw, // coarse out = full weighting of fine `in` (vertex-centred)
+  restrict_cc, // cell-centred restriction
+  prolongate,  // fine out += P coarse `in`
+  copy_boxes,  // box pairs from `in` (layout l2) to out (layout l)
+  spmv,        // out = A in, CSR rows (no halo columns)
+};
+
+constexpr int kProgramMaxPoints = 27;
+constexpr int kProgramMaxBoxes = 8;
+
+template <class Real>
+struct ProgramOp {
+  ProgramOpKind kind = ProgramOpKind::fill;
+  int mode = 0;
+  // Set when the program is finalised: `small` operations (little work) run in block 0 alone; `sync_after`
+  // puts a device-wide barrier after the operation (not between two small ones, which block 0 orders with a
+  // block barrier).
+  bool small = false;
+  bool sync_after = true;
+  Real* out = nullptr;
+  const Real* in = nullptr;
+  const Real* b = nullptr;
+  FieldLayout l, l2;
+  OwnedMap map{};  // owned cells of the iterated layout (scale, stencil: l; restriction: coarse; prolongation: fine)
+  Real a = 0;
+  // stencil
+  int np = 0;
+  long off[kProgramMaxPoints] = {};
+  Real c[kProgramMaxPoints] = {};
+  // transfers
+  TransferArgs t{};
+  bool vertex = true;
+  // faces
+  FaceSet<Real> faces{};
+  // copy_boxes: cells paired in x-fastest order box by box; a later destination box wins on overlap
+  int nbox = 0;
+  int sb[kProgramMaxBoxes][6] = {};  // source box begin[3], end[3]
+  int db[kProgramMaxBoxes][6] = {};
+  long base[kProgramMaxBoxes + 1] = {};
+  // spmv
+  const int* row_ptr = nullptr;
+  const int* col = nullptr;
+  const Real* val = nullptr;
+  int rows = 0;
+};
+
+template <class Real>
+struct ProgramBuilder {
+  std::vector<ProgramOp<Real>> ops;
+};
+
+// Work items of an operation (cells, ghost cells, matrix entries): what decides whether it is small.
+template <class Real>
+long program_op_work(const ProgramOp<Real>& op) {
+  switch (op.kind) {
+    case ProgramOpKind::fill:
+    case ProgramOpKind::copy: return op.l.size();
+    case ProgramOpKind::scale:
+    case ProgramOpKind::stencil: return op.l.owned_size() * (op.kind == ProgramOpKind::stencil ? op.np : 1);
+    case ProgramOpKind::faces: return op.faces.total();
+    case ProgramOpKind::restrict_fw:
+    case ProgramOpKind::restrict_cc: return op.t.lc.owned_size() * 8;
+    case ProgramOpKind::prolongate: return op.t.lf.owned_size();
+    case ProgramOpKind::copy_boxes: return op.base[op.nbox];
+    case ProgramOpKind::spmv: return 32L * op.rows;  // at least one warp per row
+  }
+  return 0;
+}
+
+// Marks the small operations and the barriers (see ProgramOp::small). Only runs of at least two small
+// operations go to block 0: that saves the barriers between them, while an isolated small operation would
+// save none and run on one SM instead of all (measured: a 31^3 level's ghost fills in one block made its
+// program twice as slow as its CUDA graph; docs/perf/perks.md).
+template <class Real>
+void finalise_program(std::vector<ProgramOp<Real>>& ops, long small_work) {
+  const std::size_t n = ops.size();
+  std::vector<bool> fits(n);
+  for (std::size_t o = 0; o < n; ++o) fits[o] = program_op_work(ops[o]) <= small_work;
+  for (std::size_t o = 0; o < n; ++o)
+    ops[o].small = fits[o] && ((o > 0 && fits[o - 1]) || (o + 1 < n && fits[o + 1]));
+  for (std::size_t o = 0; o < n; ++o) ops[o].sync_after = !(ops[o].small && o + 1 < n && ops[o + 1].small);
+}
+
+}  // namespace perksolve::cuda_ops
