@@ -16,6 +16,8 @@
 #     OUTDIR/spmv_bench.json      its records (one per matrix, precision and path + a summary per matrix)
 #     OUTDIR/program_bench.{log,json}  (bin/program_bench) cost per operation: launches vs CUDA graph vs
 #                                 persistent program
+#     OUTDIR/perks_bench.{log,json}    (bin/perks_bench; RUNNER_PERKS=0 skips it) PERKS stencil iteration vs the
+#                                 per-sweep kernels, every shape, fp64/fp32, small/saturating/large domains
 #     OUTDIR/summary.txt          one line per step with its exit status
 #     OUTDIR/stencil_sweep.log    (RUNNER_SWEEP=1) kernel tuning sweep, see benchmarks/gpu/stencil_sweep.cu
 #
@@ -141,6 +143,12 @@ if [[ -x "$BIN/program_bench" ]]; then
   step program_bench "$OUTDIR/program_bench.log" 300 "$BIN/program_bench" --out "$OUTDIR/program_bench.json" \
     --git-revision "$REV" || status=1
   tail -n 10 "$OUTDIR/program_bench.log"
+fi
+if [[ -x "$BIN/perks_bench" && "${RUNNER_PERKS:-1}" != 0 ]]; then
+  # shellcheck disable=SC2086
+  step perks_bench "$OUTDIR/perks_bench.log" 600 "$BIN/perks_bench" --out "$OUTDIR/perks_bench.json" \
+    --git-revision "$REV" ${RUNNER_PERKS_BENCH_ARGS:-} || status=1
+  tail -n 6 "$OUTDIR/perks_bench.log"
 fi
 if [[ -x "$BIN/spmv_bench" ]]; then
   # spmv_bench finds inputs/solvers/laplace2d_20.mtx itself (bundle: bin/../inputs; build tree: the sources).

@@ -98,6 +98,28 @@ class RecordedWork {
   virtual void replay() = 0;
 };
 
+// Persistent sweeps (PERKS, issue 6): many sweeps of one constant stencil inside the backend.
+enum class SweepKind { apply, jacobi };  // x <- S x  |  x <- x + omega / a_c (b - A x)
+struct PersistentSweepsRequest {
+  SweepKind kind = SweepKind::apply;
+  double omega = 1.0;  // Jacobi damping
+  long sweeps = 0;     // at most this many
+  long first = 0;      // iteration number of the first sweep (for check_every)
+  int check_every = 0; // Jacobi: test the thresholds at iterations k with k % check_every == 0 (0: never)
+  // Jacobi: stop at a check when ||b - A x_k|| <= stop_rel or <= stop_abs, exceeds stop_div, or is not finite.
+  double stop_rel = -1.0, stop_abs = -1.0, stop_div = 1e300;
+  long cache_bytes = -1;  // on-chip cache per block; -1: all the backend can spare, 0: none
+  int max_blocks = 0;     // at most this many blocks (tests, tuning: several work items per block); 0: all
+};
+struct PersistentSweeps {
+  bool ran = false;   // false: not supported for these fields / this stencil (the caller sweeps itself)
+  long sweeps = 0;    // sweeps done; after k sweeps the iterate is in x for even k, else in y
+  bool stopped = false;  // Jacobi: a threshold was met; the kept iterate is the last sweep's input
+  double last_rr = 0.0;  // Jacobi: squared residual norm of the last sweep's input iterate
+  int blocks = 0, threads = 0, cache_planes = 0;
+  double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
+};
+
 // Throws std::invalid_argument unless the layout is usable (positive extents, non-negative ghosts, a
 // power-of-two row alignment). Backends call it in create_field.
 void require_valid_layout(const FieldLayout& l);
@@ -211,6 +233,16 @@ class Backend {
   virtual std::unique_ptr<RecordedWork> record_persistent(std::function<void()> work) {
     (void)work;
     return nullptr;
+  }
+  // Up to q.sweeps sweeps of the constant stencil A from x (ghosts up to date), ping-ponging with y; the
+  // physical faces are refilled between sweeps. Only for fields without MPI or periodic halos (the caller
+  // checks). Device backends run them as one persistent kernel that keeps part of the iterate on chip
+  // (PERKS), with bit-identical results to sweep-by-sweep. Default: ran = false.
+  virtual PersistentSweeps persistent_sweeps(const Stencil& A, const PersistentSweepsRequest& q, const Field<Real>* b,
+                                             Field<Real>& x, Field<Real>& y, std::span<const BoundaryFace> faces,
+                                             bool homogeneous) {
+    (void)A, (void)q, (void)b, (void)x, (void)y, (void)faces, (void)homogeneous;
+    return {};
   }
 
 #if defined(__GNUC__)

@@ -16,6 +16,7 @@
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/persistent_program.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
 
@@ -282,8 +283,8 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
   PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
-  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 2 * sizeof(double)));
-  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 2 * sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 4 * sizeof(double)));
+  PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -741,6 +742,61 @@ void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const Boun
   }
   boundary_faces_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, fs);
   PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_faces_kernel");
+}
+
+template <class Real>
+PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const PersistentSweepsRequest& q,
+                                                      const Field<Real>* b, Field<Real>& x, Field<Real>& y,
+                                                      std::span<const BoundaryFace> faces, bool homogeneous) {
+  PersistentSweeps res;
+  const FieldLayout& l = x.layout();
+  require_same_layout(l, y.layout(), "persistent_sweeps");
+  if (b) require_same_layout(l, b->layout(), "persistent_sweeps");
+  if ((q.kind == SweepKind::jacobi) != (b != nullptr))
+    throw std::logic_error("persistent_sweeps: Jacobi sweeps need b, apply sweeps take none");
+  check_reach(A, l);
+  if (force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0 || q.sweeps <= 0 || A.shape.dim < 2) return res;
+  for (const BoundaryFace& f : faces)
+    if (f.bc.type == BoundaryType::periodic) return res;  // periodic halos are the caller's copies
+  cuda_detail::PerksRequest<Real> pr;
+  StencilRequest<Real>& r = pr.base;
+  r.stencil = &A;
+  r.layout = l;
+  r.x = as_cuda(x).data();
+  r.b = b ? as_cuda(*b).data() : nullptr;
+  r.out = nullptr;
+  r.scale = q.kind == SweepKind::jacobi ? static_cast<Real>(q.omega) / static_cast<Real>(A.center_coeff()) : Real(0);
+  r.partials = partials_;
+  r.sm_count = sm_count_;
+  r.stream = stream_;
+  r.symmetric = A.shape.dim == 3 && mirror_symmetric(A);
+  pr.y = as_cuda(y).data();
+  if (!make_face_set(l, faces, homogeneous, pr.faces)) return res;
+  pr.sweeps = q.sweeps;
+  pr.first = q.first;
+  pr.check_every = q.check_every;
+  pr.stop_rel = q.stop_rel;
+  pr.stop_abs = q.stop_abs;
+  pr.stop_div = q.stop_div;
+  pr.result_dev = result_dev_;
+  pr.cache_bytes = q.cache_bytes;
+  pr.max_blocks = q.max_blocks;
+  const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
+  const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
+                                                           : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
+  if (!launch.launched) return res;
+  PERKSOLVE_CUDA_CHECK_LAUNCH("perks_stencil_kernel");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  res.ran = true;
+  res.sweeps = static_cast<long>(result_host_[0]);
+  res.last_rr = result_host_[1];
+  res.blocks = launch.blocks;
+  res.threads = launch.threads;
+  res.cache_planes = launch.cache_planes;
+  res.cached_fraction = launch.cached_fraction;
+  res.stopped = result_host_[2] != 0.0;
+  return res;
 }
 
 template <class Real>

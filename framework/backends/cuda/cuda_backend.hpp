@@ -88,6 +88,10 @@ class CudaBackend final : public Backend<Real> {
   std::unique_ptr<RecordedWork> record(std::function<void()> work) override;
   // A persistent program (persistent_program.cuh): one cooperative kernel for the whole sequence.
   std::unique_ptr<RecordedWork> record_persistent(std::function<void()> work) override;
+  // PERKS stencil iteration (perks_stencil.cuh): compiled shapes, constant coefficients.
+  PersistentSweeps persistent_sweeps(const Stencil& A, const PersistentSweepsRequest& q, const Field<Real>* b,
+                                     Field<Real>& x, Field<Real>& y, std::span<const BoundaryFace> faces,
+                                     bool homogeneous) override;
   bool asynchronous() const override { return true; }
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
@@ -143,8 +147,8 @@ class CudaBackend final : public Backend<Real> {
   int sm_count_ = 1;
   double* partials_ = nullptr;  // device, kMaxPartials doubles
   unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
-  double* result_dev_ = nullptr;
-  double* result_host_ = nullptr;  // pinned
+  double* result_dev_ = nullptr;   // 4 doubles
+  double* result_host_ = nullptr;  // pinned, 4 doubles
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer

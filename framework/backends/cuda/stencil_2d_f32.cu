@@ -8,4 +8,9 @@ int launch_templated_stencil_2d<float>(const StencilRequest<float>& r, StencilMo
   return dispatch_shapes<float, PERKSOLVE_CUDA_SHAPES_2D>(r, mode);
 }
 
+template <>
+PerksLaunch launch_templated_perks_2d<float>(const PerksRequest<float>& pr, StencilMode mode) {
+  return dispatch_perks<float, PERKSOLVE_CUDA_SHAPES_2D>(pr, mode);
+}
+
 }  // namespace perksolve::cuda_detail

@@ -8,4 +8,9 @@ int launch_templated_stencil_2d<double>(const StencilRequest<double>& r, Stencil
   return dispatch_shapes<double, PERKSOLVE_CUDA_SHAPES_2D>(r, mode);
 }
 
+template <>
+PerksLaunch launch_templated_perks_2d<double>(const PerksRequest<double>& pr, StencilMode mode) {
+  return dispatch_perks<double, PERKSOLVE_CUDA_SHAPES_2D>(pr, mode);
+}
+
 }  // namespace perksolve::cuda_detail

@@ -16,4 +16,13 @@ int launch_templated_stencil_3d<float>(const StencilRequest<float>& r, StencilMo
   return dispatch_shapes<float, PERKSOLVE_CUDA_SHAPES_3D>(r, mode);
 }
 
+template <>
+PerksLaunch launch_templated_perks_3d<float>(const PerksRequest<float>& pr, StencilMode mode) {
+  if (pr.base.symmetric) {
+    const PerksLaunch n = dispatch_perks_sym<float, PERKSOLVE_CUDA_SHAPES_SYM>(pr, mode);
+    if (n.launched) return n;
+  }
+  return dispatch_perks<float, PERKSOLVE_CUDA_SHAPES_3D>(pr, mode);
+}
+
 }  // namespace perksolve::cuda_detail

@@ -16,4 +16,13 @@ int launch_templated_stencil_3d<double>(const StencilRequest<double>& r, Stencil
   return dispatch_shapes<double, PERKSOLVE_CUDA_SHAPES_3D>(r, mode);
 }
 
+template <>
+PerksLaunch launch_templated_perks_3d<double>(const PerksRequest<double>& pr, StencilMode mode) {
+  if (pr.base.symmetric) {
+    const PerksLaunch n = dispatch_perks_sym<double, PERKSOLVE_CUDA_SHAPES_SYM>(pr, mode);
+    if (n.launched) return n;
+  }
+  return dispatch_perks<double, PERKSOLVE_CUDA_SHAPES_3D>(pr, mode);
+}
+
 }  // namespace perksolve::cuda_detail

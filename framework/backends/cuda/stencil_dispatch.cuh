@@ -3,6 +3,7 @@
 // kernel-template host stubs static, so instantiation and launch must share a TU).
 #pragma once
 
+#include "framework/backends/cuda/perks_stencil.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
 namespace perksolve::cuda_detail {
@@ -32,6 +33,21 @@ template <class Real, ShapeSpec... Ss>
 int dispatch_shapes_sym(const StencilRequest<Real>& r, StencilMode m) {
   int result = -1;
   (void)((r.stencil->shape == Ss ? (result = launch_stream_mode<Real, Ss, true>(r, m), true) : false) || ...);
+  return result;
+}
+
+// PERKS: the shape's persistent kernel, the symmetric (CSE) one when the request says the coefficients
+// are mirror-symmetric and the shape has it. Not launched (launched = false) for shapes not compiled.
+template <class Real, ShapeSpec... Ss>
+PerksLaunch dispatch_perks(const PerksRequest<Real>& pr, StencilMode m) {
+  PerksLaunch result;
+  (void)((pr.base.stencil->shape == Ss ? (result = launch_perks_mode<Real, Ss, false>(pr, m), true) : false) || ...);
+  return result;
+}
+template <class Real, ShapeSpec... Ss>
+PerksLaunch dispatch_perks_sym(const PerksRequest<Real>& pr, StencilMode m) {
+  PerksLaunch result;
+  (void)((pr.base.stencil->shape == Ss ? (result = launch_perks_mode<Real, Ss, true>(pr, m), true) : false) || ...);
   return result;
 }
 

@@ -326,6 +326,106 @@ __device__ __forceinline__ void store_out(Real* p, Real v) {
     *p = v;
 }
 
+// One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
+// plane `cur` (pointing at the thread's first output row, column tx), adds the plane's contribution to the
+// 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
+// that is now complete to emit(jy, jx, sum, centre) before shifting. `centre` is the Jacobi x at the
+// output (from the xq queue). Summation per output: the canonical offset order (streamed axis outer,
+// then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
+// (PERKS) kernel, so both give the same bits.
+template <class Real, ShapeSpec S, class C, bool SYM, bool kJacobi, class Emit>
+__device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, const Real* c,
+                                             Real (&acc)[C::MY][C::MX][2 * S.radius + 1],
+                                             Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit) {
+  using G = StreamGeo<S>;
+  constexpr int MX = C::MX, MY = C::MY, V = C::V;
+  constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
+  // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
+  Real v[MY + 2 * RY][MX][2 * RX + 1];
+  static_for<-RY, MY + RY>([&](auto YY) {
+    constexpr int yy = decltype(YY)::value;
+    static_for<-RX, RX + 1>([&](auto IX) {
+      constexpr int ix = decltype(IX)::value;
+      constexpr bool need = [] {
+        for (int jy = 0; jy < MY; ++jy)
+          if (yy - jy >= -RY && yy - jy <= RY && G::needed(ix, yy - jy)) return true;
+        return false;
+      }();
+      if constexpr (need) {
+        const Real* row = cur + yy * C::SW;
+        if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
+#pragma unroll
+        for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
+      }
+    });
+  });
+
+#pragma unroll
+  for (int jx = 0; jx < MX; ++jx) {
+    static_for<0, MY>([&](auto JY) {
+      constexpr int jy = decltype(JY)::value;
+      auto val = [&](int iy, int ix) -> Real& { return v[jy + iy + RY][jx][ix + RX]; };
+      if constexpr (!SYM) {
+        // Canonical order within the plane (dy outer, dx inner) for every output plane it feeds.
+        static_for<-RS, RS + 1>([&](auto DS) {
+          constexpr int ds = decltype(DS)::value;
+          static_for<-RY, RY + 1>([&](auto IY) {
+            constexpr int iy = decltype(IY)::value;
+            static_for<-RX, RX + 1>([&](auto IX) {
+              constexpr int ix = decltype(IX)::value;
+              constexpr int ci = G::index(ix, iy, ds);
+              if constexpr (ci >= 0) acc[jy][jx][RS - ds] = fma(c[ci], val(iy, ix), acc[jy][jx][RS - ds]);
+            });
+          });
+        });
+      } else {
+        // Class sums over the mirror images (|ix|, |iy|), then one weighted sum per |ds|.
+        Real cls[RY + 1][RX + 1];
+        static_for<0, RY + 1>([&](auto AY) {
+          constexpr int ay = decltype(AY)::value;
+          static_for<0, RX + 1>([&](auto AX) {
+            constexpr int ax = decltype(AX)::value;
+            if constexpr (G::needed(ax, ay)) {
+              Real sum = val(ay, ax);
+              if constexpr (ax > 0) sum += val(ay, -ax);
+              if constexpr (ay > 0) {
+                Real other = val(-ay, ax);
+                if constexpr (ax > 0) other += val(-ay, -ax);
+                sum += other;
+              }
+              cls[ay][ax] = sum;
+            }
+          });
+        });
+        static_for<0, RS + 1>([&](auto ADS) {
+          constexpr int ads = decltype(ADS)::value;
+          Real tsum = Real(0);
+          static_for<0, RY + 1>([&](auto AY) {
+            constexpr int ay = decltype(AY)::value;
+            static_for<0, RX + 1>([&](auto AX) {
+              constexpr int ax = decltype(AX)::value;
+              constexpr int ci = G::index(ax, ay, ads);
+              if constexpr (ci >= 0) tsum = fma(c[ci], cls[ay][ax], tsum);
+            });
+          });
+          acc[jy][jx][RS - ads] += tsum;
+          if constexpr (ads > 0) acc[jy][jx][RS + ads] += tsum;
+        });
+      }
+
+      emit(jy, jx, acc[jy][jx][0], xq[jy][jx][0]);
+#pragma unroll
+      for (int j = 0; j < 2 * RS; ++j) acc[jy][jx][j] = acc[jy][jx][j + 1];
+      acc[jy][jx][2 * RS] = Real(0);
+      if constexpr (kJacobi) {
+#pragma unroll
+        for (int j = 0; j + 1 < RS; ++j) xq[jy][jx][j] = xq[jy][jx][j + 1];
+        xq[jy][jx][RS - 1] = val(0, 0);
+      }
+    });
+  }
+}
+
 // Kernel template parameters are plain ints and a Tune type (nvcc 13's host-stub generator cannot
 // spell class-type non-type template arguments); the ShapeSpec is rebuilt inside.
 //
@@ -564,104 +664,23 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 
       const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
       const int mk = mt + (s0 - RS + i) * stV;
-      // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
-      Real v[MY + 2 * RY][MX][2 * RX + 1];
-      static_for<-RY, MY + RY>([&](auto YY) {
-        constexpr int yy = decltype(YY)::value;
-        static_for<-RX, RX + 1>([&](auto IX) {
-          constexpr int ix = decltype(IX)::value;
-          constexpr bool need = [] {
-            for (int jy = 0; jy < MY; ++jy)
-              if (yy - jy >= -RY && yy - jy <= RY && G::needed(ix, yy - jy)) return true;
-            return false;
-          }();
-          if constexpr (need) {
-            const Real* row = cur + yy * C::SW;
-            if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
-#pragma unroll
-            for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
-          }
-        });
-      });
-
-#pragma unroll
-      for (int jx = 0; jx < MX; ++jx) {
-        static_for<0, MY>([&](auto JY) {
-          constexpr int jy = decltype(JY)::value;
-          auto val = [&](int iy, int ix) -> Real& { return v[jy + iy + RY][jx][ix + RX]; };
-          if constexpr (!SYM) {
-            // Canonical order within the plane (dy outer, dx inner) for every output plane it feeds.
-            static_for<-RS, RS + 1>([&](auto DS) {
-              constexpr int ds = decltype(DS)::value;
-              static_for<-RY, RY + 1>([&](auto IY) {
-                constexpr int iy = decltype(IY)::value;
-                static_for<-RX, RX + 1>([&](auto IX) {
-                  constexpr int ix = decltype(IX)::value;
-                  constexpr int ci = G::index(ix, iy, ds);
-                  if constexpr (ci >= 0) acc[jy][jx][RS - ds] = fma(a.c[ci], val(iy, ix), acc[jy][jx][RS - ds]);
-                });
-              });
-            });
+      stream_plane<Real, S, C, SYM, kJacobi>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
+        if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
+          Real* o = a.out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
+          if constexpr (!kHasB) {
+            store_out<T::STCS>(o, sum);
           } else {
-            // Class sums over the mirror images (|ix|, |iy|), then one weighted sum per |ds|.
-            Real cls[RY + 1][RX + 1];
-            static_for<0, RY + 1>([&](auto AY) {
-              constexpr int ay = decltype(AY)::value;
-              static_for<0, RX + 1>([&](auto AX) {
-                constexpr int ax = decltype(AX)::value;
-                if constexpr (G::needed(ax, ay)) {
-                  Real sum = val(ay, ax);
-                  if constexpr (ax > 0) sum += val(ay, -ax);
-                  if constexpr (ay > 0) {
-                    Real other = val(-ay, ax);
-                    if constexpr (ax > 0) other += val(-ay, -ax);
-                    sum += other;
-                  }
-                  cls[ay][ax] = sum;
-                }
-              });
-            });
-            static_for<0, RS + 1>([&](auto ADS) {
-              constexpr int ads = decltype(ADS)::value;
-              Real tsum = Real(0);
-              static_for<0, RY + 1>([&](auto AY) {
-                constexpr int ay = decltype(AY)::value;
-                static_for<0, RX + 1>([&](auto AX) {
-                  constexpr int ax = decltype(AX)::value;
-                  constexpr int ci = G::index(ax, ay, ads);
-                  if constexpr (ci >= 0) tsum = fma(a.c[ci], cls[ay][ax], tsum);
-                });
-              });
-              acc[jy][jx][RS - ads] += tsum;
-              if constexpr (ads > 0) acc[jy][jx][RS + ads] += tsum;
-            });
-          }
-
-          const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
-          if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
-            Real* o = a.out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
-            if constexpr (!kHasB) {
-              store_out<T::STCS>(o, acc[jy][jx][0]);
+            const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
+            if constexpr (kJacobi) {
+              store_out<T::STCS>(o, xc + a.scale * r);
+              rsum += static_cast<double>(r) * static_cast<double>(r);
             } else {
-              const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - acc[jy][jx][0];
-              if constexpr (kJacobi) {
-                store_out<T::STCS>(o, xq[jy][jx][0] + a.scale * r);
-                rsum += static_cast<double>(r) * static_cast<double>(r);
-              } else {
-                store_out<T::STCS>(o, r);
-              }
+              store_out<T::STCS>(o, r);
             }
           }
-#pragma unroll
-          for (int j = 0; j < 2 * RS; ++j) acc[jy][jx][j] = acc[jy][jx][j + 1];
-          acc[jy][jx][2 * RS] = Real(0);
-          if constexpr (kJacobi) {
-#pragma unroll
-            for (int j = 0; j + 1 < RS; ++j) xq[jy][jx][j] = xq[jy][jx][j + 1];
-            xq[jy][jx][RS - 1] = val(0, 0);
-          }
-        });
-      }
+        }
+      });
       if constexpr (C::BULK_EMPTY) {
         __syncwarp();
         if ((tid & 31) == 0) mbar_arrive(&empty_bar[slot]);
@@ -699,24 +718,11 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   }
 }
 
-// Launch one instantiation with a persistent grid. items_per_block (3D): target number of work items
-// per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by the
-// cost model below. The block count is balanced so that every block gets the same number of items
-// (+-1). Returns the number of blocks for jacobi (partial sums written), else 0.
-template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
-  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
+// The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
+// x, y in plane, z streamed; 2D: x in plane, y streamed), coefficients and the tile count of tile config C.
+template <class Real, ShapeSpec S, class C>
+StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>& r) {
   using G = StreamGeo<S>;
-  static_assert(G::NP <= kMaxTemplatedPoints);
-  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static int per_sm = -1;
-  if (per_sm < 0) {
-    if (C::SMEM_BYTES > 48 * 1024)
-      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
-    int v = 0;
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
-    per_sm = v > 0 ? v : 1;
-  }
   const FieldLayout& l = r.layout;
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
@@ -744,6 +750,28 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   for (int p = 0; p < G::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
   a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + C::BY - 1) / C::BY);
+  return a;
+}
+
+// Launch one instantiation with a persistent grid. items_per_block (3D): target number of work items
+// per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by the
+// cost model below. The block count is balanced so that every block gets the same number of items
+// (+-1). Returns the number of blocks for jacobi (partial sums written), else 0.
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
+  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
+  using G = StreamGeo<S>;
+  static_assert(G::NP <= kMaxTemplatedPoints);
+  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
+  static int per_sm = -1;
+  if (per_sm < 0) {
+    if (C::SMEM_BYTES > 48 * 1024)
+      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
+    int v = 0;
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
+    per_sm = v > 0 ? v : 1;
+  }
+  StreamArgs<Real, kMaxTemplatedPoints> a = stream_geometry<Real, S, C>(r);
   if (a.tiles <= 0 || a.ns <= 0) return 0;
   const long resident = static_cast<long>(per_sm) * r.sm_count;
   const long min_chunk = std::max(8, 4 * G::RS);

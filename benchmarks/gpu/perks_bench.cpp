@@ -1,0 +1,240 @@
+// PERKS stencil iteration vs the best per-sweep kernel of this project (issue 6; docs/perf/perks.md), in
+// one run, for every PERKS shape, fp64 and fp32, apply sweeps x <- S x with Dirichlet faces refilled
+// between sweeps, on three domain classes:
+//   small       the domain fits the on-chip cache (cached fraction 1)
+//   saturating  the smallest domain at which the per-sweep kernel reaches 90 % of its rate on the largest
+//   large       at least 8x the on-chip cache
+// per-sweep: K sweeps as a CUDA graph (boundary fill + streaming stencil kernel per sweep);
+// persistent: CudaBackend::persistent_sweeps(K). Reported: time per sweep, GCells/s, speed-up, the cached
+// fraction f and the model 1 / (1 - f) (traffic saved by the cache; small domains are latency-bound).
+//
+//   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
+#include <cuda_runtime.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/gpu/bench_common.hpp"
+#include "framework/backends/cuda/cuda_backend.hpp"
+#include "framework/stencil/stencil.hpp"
+
+using namespace perksolve;
+
+namespace {
+
+struct Options {
+  std::string out, git_rev = "unknown", cases, precision = "both";
+  int sweeps = 20, reps = 5;
+};
+
+struct Record {
+  std::string shape, precision, cls;
+  std::vector<int> extents;
+  double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0;
+  int cache_planes = 0, blocks = 0;
+};
+
+template <class Real>
+struct Domain {
+  FieldLayout l;
+  FieldPtr<Real> x, y;
+  std::vector<BoundaryFace> faces;
+};
+
+template <class Real>
+Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n) {
+  Domain<Real> d;
+  const int r = s.radius();
+  d.l.align = kGridRowAlign;
+  if (s.dim() == 3) {
+    d.l.n = {n, n, n};
+    d.l.ghost = {r, r, r};
+  } else {
+    d.l.n = {n, n, 1};
+    d.l.ghost = {r, r, 0};
+  }
+  d.x = be.create_field(d.l);
+  d.y = be.create_field(d.l);
+  be.fill(*d.x, Real(0.001));
+  be.fill(*d.y, Real(0.001));
+  for (int a = 0; a < s.dim(); ++a)
+    for (int side = 0; side < 2; ++side)
+      d.faces.push_back(BoundaryFace{a, side, FaceBoundary{BoundaryType::dirichlet, 0.0}, Centering::vertex, 1.0});
+  return d;
+}
+
+// Seconds per sweep of the per-sweep path (K sweeps replayed as a CUDA graph).
+template <class Real>
+double per_step(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps) {
+  auto run = [&] {
+    for (int t = 0; t < sweeps; ++t) {
+      Field<Real>& src = t % 2 ? *d.y : *d.x;
+      Field<Real>& dst = t % 2 ? *d.x : *d.y;
+      be.fill_boundary_faces(src, d.faces, true);
+      be.apply_stencil(s, src, dst);
+    }
+  };
+  run();  // first use: kernel set-up outside the recording
+  std::unique_ptr<RecordedWork> g = be.record(run);
+  if (!g) throw std::runtime_error("per-sweep sequence could not be recorded");
+  return bench::time_per_call(be.stream(), 2, reps, [&] { g->replay(); }) / sweeps;
+}
+
+template <class Real>
+PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t) {
+  PersistentSweepsRequest q;
+  q.kind = SweepKind::apply;
+  q.sweeps = sweeps;
+  PersistentSweeps last;
+  *t = bench::time_per_call(be.stream(), 2, reps, [&] {
+         be.fill_boundary_faces(*d.x, d.faces, true);
+         last = be.persistent_sweeps(s, q, nullptr, *d.x, *d.y, d.faces, true);
+       }) /
+       sweeps;
+  if (!last.ran) throw std::runtime_error(s.name + ": persistent sweeps did not run");
+  return last;
+}
+
+template <class Real>
+void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::vector<Record>& out) {
+  const bool d3 = s.dim() == 3;
+  // On-chip capacity: the cached planes of a launch on a domain much larger than the cache.
+  double capacity = 0;
+  {
+    Domain<Real> big = make_domain(be, s, d3 ? 384 : 12288);
+    double t = 0;
+    const PersistentSweeps p = persistent(be, s, big, 2, 1, &t);
+    capacity = p.cached_fraction * static_cast<double>(big.l.owned_size());
+  }
+  auto side_for = [&](double cells) { return static_cast<int>(d3 ? std::cbrt(cells) : std::sqrt(cells)); };
+  // Saturating: the smallest side whose per-sweep rate is >= 90 % of the rate at the largest side.
+  const std::vector<int> sides = d3 ? std::vector<int>{48, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512}
+                                    : std::vector<int>{1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
+  std::vector<double> rate;
+  for (int n : sides) {
+    Domain<Real> d = make_domain(be, s, n);
+    rate.push_back(static_cast<double>(d.l.owned_size()) / per_step(be, s, d, 10, 3));
+  }
+  int saturating = sides.back();
+  for (std::size_t i = 0; i < sides.size(); ++i)
+    if (rate[i] >= 0.9 * rate.back()) {
+      saturating = sides[i];
+      break;
+    }
+  const int small = std::max(8, side_for(0.95 * capacity));
+  const int large = std::max(side_for(8.0 * capacity) + 1, saturating);
+  for (auto [cls, n] : {std::pair<const char*, int>{"small", small}, {"saturating", saturating}, {"large", large}}) {
+    Domain<Real> d = make_domain(be, s, n);
+    Record r;
+    r.shape = s.name;
+    r.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
+    r.cls = cls;
+    r.extents = {d.l.n[0], d.l.n[1], d.l.n[2]};
+    r.cells = static_cast<double>(d.l.owned_size());
+    r.per_step_s = per_step(be, s, d, o.sweeps, o.reps);
+    const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s);
+    r.cached_fraction = p.cached_fraction;
+    r.cache_planes = p.cache_planes;
+    r.blocks = p.blocks;
+    // The traffic model bounds large domains only (small ones are latency-bound): 0 = not applicable.
+    r.model = std::string(cls) == "large" ? 1.0 / (1.0 - p.cached_fraction) : 0.0;
+    out.push_back(r);
+    char ext[48], model[24] = "-";
+    std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
+    if (r.model > 0) std::snprintf(model, sizeof model, "%.3f", r.model);
+    std::printf("%-10s %-4s %-10s %-16s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %s\n",
+                r.shape.c_str(), r.precision.c_str(), cls, ext, r.cached_fraction, r.per_step_s, r.persistent_s,
+                r.per_step_s / r.persistent_s, model);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--out") o.out = next();
+    else if (a == "--sweeps") o.sweeps = std::stoi(next());
+    else if (a == "--reps") o.reps = std::stoi(next());
+    else if (a == "--cases") o.cases = next();
+    else if (a == "--precision") o.precision = next();
+    else if (a == "--git-revision") o.git_rev = next();
+    else {
+      std::fprintf(stderr, "unknown argument %s\nusage: perks_bench [--out FILE.json] [--sweeps K] [--reps R] "
+                           "[--cases a,b] [--precision both|f64|f32]\n", a.c_str());
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) {
+    if (i) command += ' ';
+    command += argv[i];
+  }
+  int status = 0;
+  try {
+    CudaBackend<double> bd(MPI_COMM_WORLD);
+    CudaBackend<float> bf(MPI_COMM_WORLD);
+    std::vector<std::string> names = perks_shape_names();
+    if (!o.cases.empty()) {
+      names.clear();
+      std::stringstream ss(o.cases);
+      for (std::string item; std::getline(ss, item, ',');) names.push_back(item);
+    }
+    std::vector<Record> recs;
+    std::printf("device: %s\n", bd.device_name().c_str());
+    for (const std::string& name : names) {
+      const Stencil s = perks_stencil(name);
+      if (o.precision != "f32") run_shape(bd, s, o, recs);
+      if (o.precision != "f64") run_shape(bf, s, o, recs);
+    }
+    double logsum[3] = {0, 0, 0};
+    int count[3] = {0, 0, 0};
+    for (const Record& r : recs) {
+      const int c = r.cls == "small" ? 0 : r.cls == "saturating" ? 1 : 2;
+      logsum[c] += std::log(r.per_step_s / r.persistent_s);
+      ++count[c];
+    }
+    std::printf("\ngeometric mean speed-up: small %.3f  saturating %.3f  large %.3f\n",
+                count[0] ? std::exp(logsum[0] / count[0]) : 0.0, count[1] ? std::exp(logsum[1] / count[1]) : 0.0,
+                count[2] ? std::exp(logsum[2] / count[2]) : 0.0);
+    if (!o.out.empty()) {
+      std::ofstream f(o.out);
+      f << "{\n  \"benchmark\": \"perks_bench\",\n  \"device\": \"" << bench::json_escape(bd.device_name())
+        << "\",\n  \"date\": \"" << bench::utc_now() << "\",\n  \"git_revision\": \"" << bench::json_escape(o.git_rev)
+        << "\",\n  \"command\": \"" << bench::json_escape(command) << "\",\n  \"sweeps\": " << o.sweeps
+        << ",\n  \"records\": [\n";
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        const Record& r = recs[i];
+        char buf[768];
+        std::snprintf(buf, sizeof buf,
+                      "    {\"case\": \"%s\", \"precision\": \"%s\", \"class\": \"%s\", \"extents\": [%d, %d, %d], "
+                      "\"cells\": %.0f, \"per_step_s_per_sweep\": %.4e, \"persistent_s_per_sweep\": %.4e, "
+                      "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, \"cache_planes\": %d, "
+                      "\"blocks\": %d}%s\n",
+                      r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.extents[0], r.extents[1], r.extents[2],
+                      r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
+                      r.cache_planes, r.blocks, i + 1 < recs.size() ? "," : "");
+        f << buf;
+      }
+      f << "  ]\n}\n";
+      std::printf("wrote %s\n", o.out.c_str());
+    }
+  } catch (const BackendUnavailable& e) {
+    std::printf("SKIPPED: no CUDA device (%s)\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perks_bench: %s\n", e.what());
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,37 @@
+// The request and outcome of a PERKS stencil iteration (perks_stencil.cuh), and the per-(dimension,
+// precision) dispatchers the stencil translation units define. Include only from .cu files.
+#pragma once
+
+#include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/grid_point_ops.cuh"
+
+namespace perksolve::cuda_detail {
+
+// A PERKS launch. `x` holds the first iterate (ghosts up to date), `y` is the second buffer; the result is
+// in x when `sweeps done` (PerksOutcome::sweeps) is even, else in y.
+template <class Real>
+struct PerksRequest {
+  StencilRequest<Real> base;  // stencil, layout, x (first iterate), b (Jacobi), scale, symmetric, partials, sm_count, stream
+  Real* y = nullptr;
+  cuda_ops::FaceSet<Real> faces{};
+  long sweeps = 0, first = 0;
+  int check_every = 0;
+  double stop_rel = -1, stop_abs = -1, stop_div = 1e300;
+  double* result_dev = nullptr;  // 3 doubles
+  long cache_bytes = -1;         // shared memory for the cache per block; -1: all that is left
+  int max_blocks = 0;            // 0: one block per SM
+};
+struct PerksLaunch {
+  bool launched = false;
+  int blocks = 0, threads = 0, cache_planes = 0;
+  long ring_bytes = 0, cache_bytes = 0;
+  double cached_fraction = 0;  // cells kept on chip / cells of the domain
+};
+
+// Defined in stencil_{2d,3d}_{f32,f64}.cu (instantiation and launch in one translation unit).
+template <class Real>
+PerksLaunch launch_templated_perks_3d(const PerksRequest<Real>& pr, StencilMode mode);
+template <class Real>
+PerksLaunch launch_templated_perks_2d(const PerksRequest<Real>& pr, StencilMode mode);
+
+}  // namespace perksolve::cuda_detail

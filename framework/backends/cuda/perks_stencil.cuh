@@ -1,0 +1,415 @@
+// PERKS stencil iteration (issue 6, after Zhang et al.): the sweep loop of an explicit stencil iteration
+// (x <- S x) or of weighted Jacobi (x <- x + omega/a_c (b - A x)) inside ONE cooperative kernel.
+//
+//  * Each block owns fixed work items (tile x chunk of planes, the streaming kernel's decomposition,
+//    dealt round-robin) for the whole run and streams them every sweep with the streaming kernel's compute
+//    (stream_plane: the same bits as the per-sweep kernel).
+//  * Caching: the first `cache_planes` output planes of a block (in its processing order) stay in shared
+//    memory between sweeps, the tile's cells only. At the next sweep a cached plane's tile comes from the
+//    cache; only its halo ring is loaded from global memory. A cached output is written to global memory only
+//    where another block or the boundary rule reads it: the tile's boundary ring of width R (clipped to the
+//    domain), the first and last R planes of its chunk, and the cells within ghost + 1 of the domain's edge
+//    (the cells a boundary face mirrors, e.g. index 1 for a vertex-centred Neumann face). The paper's priority: interior cells, then block
+//    boundary cells, never halos.
+//  * Between sweeps: a device-wide barrier, the physical boundary faces of the new iterate (the composed
+//    rule, grid_point_ops.cuh), another barrier.
+//  * Jacobi: the fused residual norm of the input iterate is reduced in the kernel every sweep; at the
+//    sweeps the solver checks (k % check_every == 0) the kernel stops when sqrt(rr) meets one of the
+//    thresholds the host passes (rtol * r0, atol, divergence) or is not finite. Every block sums the block
+//    partials in the same order, so all blocks take the same decision. A stop keeps the stopping sweep's
+//    INPUT iterate (as the Jacobi solver does), so the sweep before a check sweep writes all its outputs
+//    to global memory as well as to the cache: with check_every = 1 caching then saves loads only.
+//  * After the last sweep every cached plane is written back to global memory.
+//
+// Restrictions (the launcher checks them): scalar cp.async loads and static items (a Tune with VEC = 0,
+// DYN = false), constant coefficients, one rank (no MPI halos in the kernel), no periodic axes.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/perks_request.cuh"
+#include "framework/backends/cuda/stencil_kernels.cuh"
+
+namespace perksolve::cuda_detail {
+
+template <class Real>
+struct PerksArgs {
+  StreamArgs<Real, kMaxTemplatedPoints> s;  // geometry, coefficients, Jacobi scale, b; s.x / s.out unused
+  Real* buf[2];    // element (0,0,0) of the two iterates: sweep t reads buf[t & 1], writes buf[(t + 1) & 1]
+  Real* alloc[2];  // the two allocations (ghost fills index them with `layout`)
+  FieldLayout layout;
+  cuda_ops::FaceSet<Real> faces;
+  long sweeps;       // at most this many sweeps
+  long first;        // global iteration number of the first sweep of this launch (for check_every)
+  int cache_planes;  // output planes per block kept in shared memory
+  int keep_x, keep_y, keep_s;  // cells this close to the domain's edge (x, in-plane second, streamed axis) are
+                               // always written to global memory: the boundary rule mirrors them into ghosts
+  int check_every;   // Jacobi: test the thresholds when (first + t) % check_every == 0 (0: never)
+  double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
+  double* partials;  // gridDim.x doubles
+  double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
+};
+
+// Shared memory of one block: the ring (and b buffers) of the streaming tile plus the cache.
+template <class Real, class C>
+constexpr long perks_ring_bytes() {
+  return static_cast<long>(C::SMEM_BYTES);
+}
+
+template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const PerksArgs<Real> pa) {
+  namespace cg = cooperative_groups;
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
+  constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
+  static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
+  using C = TileCfg<Real, S, T, kJacobi>;
+  static_assert(!C::VEC && !T::DYN, "PERKS uses scalar loads and static items");
+  using G = StreamGeo<S>;
+  constexpr int MX = C::MX, MY = C::MY;
+  constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
+  constexpr int NS = C::NS;
+  constexpr int CP = C::BX * C::BY;  // cells of one cached tile plane
+  const StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
+  cg::grid_group grid = cg::this_grid();
+
+  extern __shared__ __align__(16) unsigned char perks_smem[];
+  Real* const tiles = reinterpret_cast<Real*>(perks_smem);
+  Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
+  Real* const cache = reinterpret_cast<Real*>(perks_smem + C::SMEM_BYTES);
+
+  const int tid = threadIdx.x;
+  const int tx = tid % C::BXT;
+  const int ty = tid / C::BXT;
+  int lrow[C::LOADS], lcol[C::LOADS];
+#pragma unroll
+  for (int l = 0; l < C::LOADS; ++l) {
+    const int idx = tid + l * C::NT;
+    lrow[l] = idx / C::NCH;
+    lcol[l] = idx - lrow[l] * C::NCH;
+  }
+
+  long done = 0;
+  double last_rr = 0.0;
+  bool stopped = false;
+  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
+    const Real* __restrict__ src = pa.buf[t & 1];
+    Real* __restrict__ dst = pa.buf[(t + 1) & 1];
+    const bool from_cache = t > 0;  // the cache holds the previous sweep's outputs
+    // The next sweep is a check sweep: its input (this sweep's output) must be whole in global memory.
+    const bool store_all = kJacobi && pa.check_every > 0 && (pa.first + t + 1) % pa.check_every == 0;
+    double rsum = 0.0;
+
+    // ---- issue cursor: input planes into the ring, NS - 1 ahead of the compute cursor ----
+    long iu = blockIdx.x;
+    int ip = 0, iP = 0, is0 = 0, ilen = 0, ibase = 0, ibx0 = 0, iby0 = 0;
+    long goff[C::LOADS];
+    bool ok[C::LOADS];
+    auto issue_setup = [&]() {
+      const long q = iu / a.tiles;
+      const long u = iu - q * a.tiles;
+      is0 = static_cast<int>(q) * a.chunk;
+      ilen = min(a.ns, is0 + a.chunk) - is0;
+      iP = ilen + 2 * RS;
+      ibx0 = static_cast<int>(u % a.tiles_x) * C::BX;
+      iby0 = static_cast<int>(u / a.tiles_x) * C::BY;
+#pragma unroll
+      for (int l = 0; l < C::LOADS; ++l) {
+        const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
+        const int gx = ibx0 - C::HX + lcol[l], gy = iby0 - C::HY + lrow[l];
+        ok[l] = live && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
+        goff[l] = ok[l] ? gx + gy * a.row_stride : 0;
+      }
+    };
+    if (iu < a.items) issue_setup();
+    auto issue = [&](int slot) {
+      if (iu < a.items) {
+        const int k = is0 - RS + ip;
+        Real* d = tiles + slot * C::STAGE_ELEMS;
+        const int cidx = k >= is0 && k < is0 + ilen ? ibase + (k - is0) : -1;
+        const bool cached = from_cache && cidx >= 0 && cidx < pa.cache_planes;
+        const Real* plane = src + static_cast<long>(k) * a.step;
+#pragma unroll
+        for (int l = 0; l < C::LOADS; ++l) {
+          if (!(C::EXACT || tid + l * C::NT < C::NLOAD)) continue;
+          if (cached) {
+            const int cy = lrow[l] - C::HY, cx = lcol[l] - C::HX;
+            if (cy >= 0 && cy < C::BY && cx >= 0 && cx < C::BX && ibx0 + cx < a.nx && iby0 + cy < a.ny) {
+              d[lrow[l] * C::SW + lcol[l]] = cache[static_cast<long>(cidx) * CP + cy * C::BX + cx];
+              continue;
+            }
+          }
+          cp_async_elem<sizeof(Real)>(d + lrow[l] * C::SW + lcol[l], ok[l] ? plane + goff[l] : src, ok[l]);
+        }
+        if constexpr (kJacobi) {
+          if (ip >= 2 * RS) {
+            const Real* bs = a.b + static_cast<long>(is0 + ip - 2 * RS) * a.step;
+            Real* bd = bbuf + slot * C::BB_ELEMS;
+#pragma unroll
+            for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+              for (int jx = 0; jx < MX; ++jx) {
+                const int ox = ibx0 + tx + jx * C::BXT, oy = iby0 + ty * MY + jy;
+                const bool act = ox < a.nx && oy < a.ny;
+                cp_async_elem<sizeof(Real)>(&bd[(jy * MX + jx) * C::NT + tid],
+                                            act ? bs + ox + oy * a.row_stride : a.b, act);
+              }
+          }
+        }
+        if (++ip == iP) {
+          ip = 0;
+          ibase += ilen;
+          iu += gridDim.x;
+          if (iu < a.items) issue_setup();
+        }
+      }
+      cp_async_commit();
+    };
+
+#pragma unroll
+    for (int p = 0; p < NS - 1; ++p) issue(p);
+
+    // ---- compute cursor ----
+    int slot = 0;
+    int cbase = 0;  // cache counter of the first output plane of the current item
+    for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
+      const long q = cu / a.tiles;
+      const long u = cu - q * a.tiles;
+      const int s0 = static_cast<int>(q) * a.chunk;
+      const int len = min(a.ns, s0 + a.chunk) - s0;
+      const int P = len + 2 * RS;
+      const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
+      const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
+      const int xe = min(x0 + C::BX, a.nx), ye = min(y0 + C::BY, a.ny);  // the tile clipped to the domain
+      const int ox0 = x0 + tx, oy0 = y0 + ty * MY;
+      const long ooff = ox0 + oy0 * a.row_stride;
+
+      Real acc[MY][MX][2 * RS + 1];
+      Real xq[MY][MX][RS > 0 ? RS : 1];
+#pragma unroll
+      for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+        for (int jx = 0; jx < MX; ++jx) {
+#pragma unroll
+          for (int j = 0; j < 2 * RS + 1; ++j) acc[jy][jx][j] = Real(0);
+#pragma unroll
+          for (int j = 0; j < (RS > 0 ? RS : 1); ++j) xq[jy][jx][j] = Real(0);
+        }
+
+      for (int i = 0; i < P; ++i) {
+        cp_async_wait<NS - 2>();
+        __syncthreads();
+        issue(slot == 0 ? NS - 1 : slot - 1);
+        const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+          const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
+          if (i < 2 * RS || ox >= a.nx || oy >= a.ny) return;
+          const int z = s0 + i - 2 * RS;
+          Real value = sum;
+          if constexpr (kJacobi) {
+            const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
+            value = xc + a.scale * r;
+            rsum += static_cast<double>(r) * static_cast<double>(r);
+          }
+          Real* o = dst + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(z) * a.step;
+          const int cidx = cbase + (z - s0);
+          if (cidx < pa.cache_planes) {
+            cache[static_cast<long>(cidx) * CP + (oy - y0) * C::BX + (ox - x0)] = value;
+            const bool read_by_others = ox - x0 < RX || ox >= xe - RX || oy - y0 < RY || oy >= ye - RY ||
+                                        z < s0 + RS || z >= s0 + len - RS || ox < pa.keep_x ||
+                                        ox >= a.nx - pa.keep_x || oy < pa.keep_y || oy >= a.ny - pa.keep_y ||
+                                        z < pa.keep_s || z >= a.ns - pa.keep_s;
+            if (store_all || read_by_others) *o = value;
+          } else {
+            *o = value;
+          }
+        });
+        slot = slot + 1 == NS ? 0 : slot + 1;
+      }
+      cbase += len;
+    }
+    cp_async_wait<0>();
+
+    if constexpr (kJacobi) {
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
+      __shared__ double warp_sums[(C::NT + 31) / 32];
+      if ((tid & 31) == 0) warp_sums[tid >> 5] = rsum;
+      __syncthreads();
+      if (tid == 0) {
+        double sblock = 0.0;
+        for (int w = 0; w < (C::NT + 31) / 32; ++w) sblock += warp_sums[w];
+        pa.partials[blockIdx.x] = sblock;
+      }
+    }
+    grid.sync();  // every output of this sweep (and every block's partial) is written
+
+    // Boundary faces of the new iterate (their mirror cells are always written to global memory).
+    {
+      const long total = pa.faces.total();
+      const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
+      for (long g = blockIdx.x * static_cast<long>(blockDim.x) + tid; g < total; g += gsize)
+        cuda_ops::fill_face_ghost(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
+    }
+    ++done;
+    if constexpr (kJacobi) {
+      // Every block sums the partials in the same order: the same rr, the same decision everywhere.
+      double rr = 0.0;
+      for (unsigned b = 0; b < gridDim.x; ++b) rr += pa.partials[b];
+      last_rr = rr;
+      const long k = pa.first + t;
+      if (pa.check_every > 0 && k % pa.check_every == 0) {
+        const double res = sqrt(rr);
+        stopped = !(res == res) || res <= pa.stop_rel || res <= pa.stop_abs || res > pa.stop_div || isinf(res);
+      }
+    }
+    grid.sync();  // ghosts filled; and no block may overwrite a partial before every block has read them
+  }
+
+  // The cached planes back to global memory (the last written iterate: buf[done & 1]). After a Jacobi stop
+  // the solver keeps the stopping sweep's input, buf[(done - 1) & 1], which the sweep before it wrote whole
+  // (store_all); the stopping sweep's own outputs are discarded.
+  Real* out = pa.buf[done & 1];
+  if (!stopped && done > 0) {
+    int cbase = 0;
+    for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
+      const long q = cu / a.tiles;
+      const long u = cu - q * a.tiles;
+      const int s0 = static_cast<int>(q) * a.chunk;
+      const int len = min(a.ns, s0 + a.chunk) - s0;
+      const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
+      const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
+      for (int z = s0; z < s0 + len && cbase + (z - s0) < pa.cache_planes; ++z) {
+        const long cidx = cbase + (z - s0);
+        for (int c = tid; c < CP; c += C::NT) {
+          const int cy = c / C::BX, cx = c - cy * C::BX;
+          if (x0 + cx < a.nx && y0 + cy < a.ny)
+            out[(x0 + cx) + (y0 + cy) * a.row_stride + static_cast<long>(z) * a.step] = cache[cidx * CP + c];
+        }
+      }
+      cbase += len;
+    }
+  }
+  if (blockIdx.x == 0 && tid == 0) {
+    pa.result[0] = static_cast<double>(done);
+    pa.result[1] = last_rr;
+    pa.result[2] = stopped ? 1.0 : 0.0;
+  }
+}
+
+}  // namespace perksolve::cuda_detail
+
+namespace perksolve::cuda_detail {
+
+// The PERKS tile of a shape: the medium streaming tile (docs/perf/two-load-stencils.md) with static items
+// and scalar loads, and 3D R = 1 at 512 threads (one block per SM with 128 registers per thread: the
+// persistent kernel's extra state spills at 1024 x 64). Every PERKS shape has one tile: 13 shapes x
+// (apply, Jacobi) x 2 precisions + the symmetric 27-point variant = 56 kernels.
+template <class Real, ShapeSpec S, bool HASB>
+struct PerksTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  using type = std::conditional_t<
+      S.dim == 3,
+      std::conditional_t<S.radius == 1,
+                         std::conditional_t<F64, Tune<256, 2, 1, 2, 3, 1, 0, false, 0>,
+                                            Tune<256, 2, 1, HASB ? 2 : 4, 3, 1, 0, false, 0>>,
+                         std::conditional_t<F64, Tune<64, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 0>,
+                                            Tune<128, 2, 1, HASB ? 4 : 8, 3, 1, 0, false, 0>>>,
+      std::conditional_t<(S.radius > 4), Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0>,
+                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>,
+                                            Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
+};
+
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
+  constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
+  using T = typename PerksTuneSel<Real, S, kHasB>::type;
+  using C = TileCfg<Real, S, T, kHasB>;
+  auto kernel = perks_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
+  PerksLaunch out;
+  const StencilRequest<Real>& r = pr.base;
+  PerksArgs<Real> pa{};
+  pa.s = stream_geometry<Real, S, C>(r);
+  StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
+  if (a.tiles <= 0 || a.ns <= 0) return out;
+  // Items (tile x chunk of planes), dealt round-robin to the blocks for the whole run: choose the number
+  // of chunks q that minimises the makespan, rounds x (chunk + 2R) planes (a block that gets one item more
+  // than the others sets the pace of every sweep; measured: 192 items on 132 blocks ran at 0.6 of the
+  // per-sweep kernel).
+  long max_blocks = r.sm_count;
+  if (pr.max_blocks > 0) max_blocks = std::min<long>(max_blocks, pr.max_blocks);
+  {
+    using G = StreamGeo<S>;
+    const long q_max = std::max(1L, std::min<long>(a.ns / std::max(4, 2 * G::RS), 4096));
+    long best_q = 1, best_cost = -1;
+    for (long qq = 1; qq <= q_max; ++qq) {
+      const long chunk = (a.ns + qq - 1) / qq;
+      const long items = a.tiles * ((a.ns + chunk - 1) / chunk);
+      const long nb = std::min(max_blocks, items);
+      const long cost = (items + nb - 1) / nb * (chunk + 2 * G::RS);
+      if (best_cost < 0 || cost < best_cost) best_cost = cost, best_q = qq;
+    }
+    a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
+    a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
+  }
+  const int blocks = static_cast<int>(std::min<long>(max_blocks, a.items));
+  // Cache: what shared memory is left to one block per SM, at most the block's own output planes.
+  int dev = 0, optin = 0;
+  PERKSOLVE_CUDA_CHECK(cudaGetDevice(&dev));
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  cudaFuncAttributes fa{};
+  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+  const long plane_bytes = static_cast<long>(C::BX) * C::BY * static_cast<long>(sizeof(Real));
+  const long items_per_block = (a.items + blocks - 1) / blocks;
+  const long want_planes = items_per_block * a.chunk;
+  long cache_bytes = static_cast<long>(optin) - static_cast<long>(fa.sharedSizeBytes) - C::SMEM_BYTES;
+  if (pr.cache_bytes >= 0) cache_bytes = std::min(cache_bytes, pr.cache_bytes);
+  int planes = static_cast<int>(std::clamp<long>(cache_bytes / plane_bytes, 0L, want_planes));
+  const long smem = C::SMEM_BYTES + planes * plane_bytes;
+  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  int per_sm = 0;
+  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
+  if (per_sm < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
+  const FieldLayout& l = r.layout;
+  const long origin = l.index(0, 0, 0);
+  pa.buf[0] = const_cast<Real*>(r.x) + origin;
+  pa.buf[1] = pr.y + origin;
+  pa.alloc[0] = const_cast<Real*>(r.x);
+  pa.alloc[1] = pr.y;
+  pa.layout = l;
+  pa.faces = pr.faces;
+  pa.sweeps = pr.sweeps;
+  pa.first = pr.first;
+  pa.cache_planes = planes;
+  // Mirror cells of the boundary rule: distance <= ghost from the edge (ghost + 1 cells) on axes with ghosts.
+  const int gs = S.dim == 3 ? l.ghost[2] : l.ghost[1];
+  pa.keep_x = a.gx > 0 ? a.gx + 1 : 0;
+  pa.keep_y = a.gy > 0 ? a.gy + 1 : 0;
+  pa.keep_s = gs > 0 ? gs + 1 : 0;
+  pa.check_every = pr.check_every;
+  pa.stop_rel = pr.stop_rel;
+  pa.stop_abs = pr.stop_abs;
+  pa.stop_div = pr.stop_div;
+  pa.partials = r.partials;
+  pa.result = pr.result_dev;
+  void* args[] = {&pa};
+  PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                                                   dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
+  out.launched = true;
+  out.blocks = blocks;
+  out.threads = C::NT;
+  out.cache_planes = planes;
+  out.ring_bytes = C::SMEM_BYTES;
+  out.cache_bytes = planes * plane_bytes;
+  const double cells = static_cast<double>(a.nx) * a.ny * a.ns;
+  out.cached_fraction = std::min(1.0, static_cast<double>(blocks) * planes * C::BX * C::BY / cells);
+  return out;
+}
+
+template <class Real, ShapeSpec S, bool SYM>
+PerksLaunch launch_perks_mode(const PerksRequest<Real>& pr, StencilMode mode) {
+  if (mode == StencilMode::jacobi) return launch_perks_stencil<Real, S, static_cast<int>(StencilMode::jacobi), SYM>(pr);
+  return launch_perks_stencil<Real, S, static_cast<int>(StencilMode::apply), SYM>(pr);
+}
+
+}  // namespace perksolve::cuda_detail

@@ -1,0 +1,202 @@
+// PERKS stencil iteration (CudaBackend::persistent_sweeps, framework/backends/cuda/perks_stencil.cuh)
+// against the same sweeps one kernel at a time (fill_boundary_faces + apply_stencil / jacobi_update):
+// every compiled shape, apply and Jacobi, fp64 and fp32, with the cache off, small (a few planes: cached
+// and streamed planes in one block) and automatic (the whole domain on chip), on grids that give several
+// items per block, with Dirichlet and Neumann faces. The iterates must be equal BIT FOR BIT (owned cells;
+// then ghosts after one more boundary fill). Jacobi with check_every and thresholds: the same stopping
+// sweep, residual and kept iterate as the sweep-by-sweep loop. Without a CUDA device: SKIPPED.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "framework/stencil/stencil.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
+
+using namespace perksolve;
+using gpu_test::download;
+using gpu_test::random_values;
+
+namespace {
+
+std::vector<BoundaryFace> mixed_faces(int dim) {
+  std::vector<BoundaryFace> f;
+  for (int a = 0; a < dim; ++a)
+    for (int side = 0; side < 2; ++side)
+      f.push_back(BoundaryFace{a, side,
+                               FaceBoundary{(a + side) % 3 == 1 ? BoundaryType::neumann : BoundaryType::dirichlet,
+                                            0.2 + 0.1 * a},
+                               a == 1 ? Centering::cell : Centering::vertex, 0.125});
+  return f;
+}
+
+FieldLayout grid_for(const Stencil& s) {
+  FieldLayout l;
+  const int r = s.radius();
+  l.align = kGridRowAlign;
+  if (s.dim() == 3) {
+    l.n = {70, 45, 40};  // several tiles and chunks: items per block > 1 on any GPU
+    l.ghost = {r, r, r};
+  } else {
+    l.n = {1500, 700, 1};
+    l.ghost = {r, r, 0};
+  }
+  return l;
+}
+
+template <class Real>
+long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b) {
+  long bad = 0;
+  for (int k = 0; k < l.n[2]; ++k)
+    for (int j = 0; j < l.n[1]; ++j)
+      for (int i = 0; i < l.n[0]; ++i) {
+        const long n = l.index(i, j, k);
+        bad += std::memcmp(&a[n], &b[n], sizeof(Real)) != 0;
+      }
+  return bad;
+}
+
+// `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items.
+template <class Real>
+void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, long cache, long sweeps, int max_blocks) {
+  const FieldLayout l = grid_for(s);
+  const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
+                           (sizeof(Real) == 8 ? " f64" : " f32") + " cache " + std::to_string(cache) +
+                           " max_blocks " + std::to_string(max_blocks);
+  SCOPED_TRACE(what);
+  const std::vector<BoundaryFace> faces = mixed_faces(s.dim());
+  // Apply sweeps of a PERKS shape grow like its coefficient sum: scale the start so values stay finite.
+  const auto hx = random_values<Real>(l.size(), 3 + s.size(), -0.01, 0.01);
+  const auto hb = random_values<Real>(l.size(), 7 + s.size());
+  FieldPtr<Real> x = gpu.create_field(l), y = gpu.create_field(l), b = gpu.create_field(l);
+  FieldPtr<Real> rx = gpu.create_field(l), ry = gpu.create_field(l);
+  for (Field<Real>* f : {x.get(), rx.get()}) gpu.upload(*f, hx);
+  for (Field<Real>* f : {y.get(), ry.get()}) gpu.upload(*f, hx);
+  gpu.upload(*b, hb);
+  const Real omega = Real(0.8);
+  // Reference: one kernel per sweep, ghosts refilled before each.
+  Field<Real>* src = rx.get();
+  Field<Real>* dst = ry.get();
+  for (long t = 0; t < sweeps; ++t) {
+    gpu.fill_boundary_faces(*src, faces, false);
+    if (kind == SweepKind::jacobi) gpu.jacobi_update(s, omega, *b, *src, *dst);
+    else gpu.apply_stencil(s, *src, *dst);
+    std::swap(src, dst);
+  }
+  gpu.fill_boundary_faces(*x, faces, false);
+  PersistentSweepsRequest q;
+  q.kind = kind;
+  q.omega = omega;
+  q.sweeps = sweeps;
+  q.cache_bytes = cache;
+  q.max_blocks = max_blocks;
+  const PersistentSweeps res = gpu.persistent_sweeps(s, q, kind == SweepKind::jacobi ? b.get() : nullptr, *x, *y,
+                                                     faces, false);
+  ASSERT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently";
+  EXPECT_EQ(res.sweeps, sweeps);
+  EXPECT_FALSE(res.stopped);
+  if (cache != 0) EXPECT_GT(res.cache_planes, 0);
+  if (cache == 0) EXPECT_EQ(res.cache_planes, 0);
+  Field<Real>& got = res.sweeps % 2 == 0 ? *x : *y;
+  const auto g = download(gpu, got), r = download(gpu, *src);
+  EXPECT_EQ(owned_mismatches(l, g, r), 0) << "owned cells differ (cached planes " << res.cache_planes << ", fraction "
+                                          << res.cached_fraction << ")";
+  double mx = 0;
+  for (int i = 0; i < l.n[0]; ++i) mx = std::max(mx, std::abs(static_cast<double>(r[l.index(i, l.n[1] / 2, l.n[2] / 2)])));
+  EXPECT_GT(mx, 0.0) << "trivial data";
+  gpu.fill_boundary_faces(got, faces, false);
+  gpu.fill_boundary_faces(*src, faces, false);
+  const auto g2 = download(gpu, got), r2 = download(gpu, *src);
+  long bad = 0;
+  const IndexBox box = l.with_ghosts();
+  for (int k = box.begin[2]; k < box.end[2]; ++k)
+    for (int j = box.begin[1]; j < box.end[1]; ++j)
+      for (int i = box.begin[0]; i < box.end[0]; ++i) {
+        const long n = l.index(i, j, k);
+        bad += std::memcmp(&g2[n], &r2[n], sizeof(Real)) != 0;
+      }
+  EXPECT_EQ(bad, 0) << "cells with ghosts differ";
+}
+
+template <class Real>
+void all_shapes_test() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  std::vector<Stencil> stencils;
+  for (const auto& name : perks_shape_names()) stencils.push_back(perks_stencil(name));
+  stencils.push_back(laplacian_27pt_fe(0.1));  // the symmetric (CSE) kernel
+  for (const Stencil& s : stencils)
+    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi})
+      for (long cache : {-1L, 0L, 40000L}) check_shape(*gpu, s, kind, cache, 7, cache == 40000L ? 16 : 0);
+}
+TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
+TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
+
+// Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
+// input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration.
+template <class Real>
+void jacobi_stop_test() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  const Stencil A = laplacian_7pt(1.0, 1.0, 1.0);
+  FieldLayout l;
+  l.n = {63, 61, 59};
+  l.ghost = {1, 1, 1};
+  l.align = kGridRowAlign;
+  std::vector<BoundaryFace> faces;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side)
+      faces.push_back(BoundaryFace{a, side, FaceBoundary{BoundaryType::dirichlet, 0.0}, Centering::vertex, 1.0});
+  const auto hx = random_values<Real>(l.size(), 11), hb = random_values<Real>(l.size(), 12);
+  FieldPtr<Real> x = gpu->create_field(l), y = gpu->create_field(l), b = gpu->create_field(l);
+  FieldPtr<Real> rx = gpu->create_field(l), ry = gpu->create_field(l);
+  gpu->upload(*x, hx);
+  gpu->upload(*rx, hx);
+  gpu->upload(*y, hx);
+  gpu->upload(*ry, hx);
+  gpu->upload(*b, hb);
+  const Real omega = Real(0.8);
+  const int check_every = 3;
+  // Reference loop: the residual of x_k comes with sweep k. The threshold is the residual at k = 12, so the
+  // loop stops at the first check (k % 3 == 0) whose residual is at most that: k = 12 if they decrease.
+  auto sweep_loop = [&](long sweeps, std::vector<double>& rr) {
+    gpu->upload(*rx, hx);
+    gpu->upload(*ry, hx);
+    Field<Real>* s = rx.get();
+    Field<Real>* d = ry.get();
+    for (long k = 0; k < sweeps; ++k) {
+      gpu->fill_boundary_faces(*s, faces, true);
+      rr.push_back(gpu->jacobi_sweep(A, omega, *b, *s, *d));
+      if (k + 1 < sweeps) std::swap(s, d);
+    }
+    return s;  // x_{sweeps - 1}, the last sweep's input
+  };
+  std::vector<double> rr;
+  (void)sweep_loop(30, rr);
+  const double thr = std::sqrt(rr[12]) * (1.0 + 1e-9);  // (the kernel sums the same squares in another order)
+  long k_stop = -1;
+  for (long k = 0; k < 30 && k_stop < 0; k += check_every)
+    if (std::sqrt(rr[k]) <= thr) k_stop = k;
+  ASSERT_GT(k_stop, 0);
+  std::vector<double> rr2;
+  Field<Real>* src = sweep_loop(k_stop + 1, rr2);  // x_{k_stop}
+  gpu->fill_boundary_faces(*x, faces, true);
+  PersistentSweepsRequest q;
+  q.kind = SweepKind::jacobi;
+  q.omega = omega;
+  q.sweeps = 200;
+  q.check_every = check_every;
+  q.stop_rel = thr;
+  const PersistentSweeps res = gpu->persistent_sweeps(A, q, b.get(), *x, *y, faces, true);
+  ASSERT_TRUE(res.ran);
+  EXPECT_TRUE(res.stopped);
+  EXPECT_EQ(res.sweeps, k_stop + 1);
+  // The same squared residuals, summed over a different block partition: equal to rounding.
+  EXPECT_NEAR(res.last_rr, rr[k_stop], 1e-10 * rr[k_stop]);
+  Field<Real>& kept = (res.sweeps - 1) % 2 == 0 ? *x : *y;
+  EXPECT_EQ(owned_mismatches(l, download(*gpu, kept), download(*gpu, *src)), 0);
+}
+TEST(CudaPerks, JacobiStopsInKernelDouble) { jacobi_stop_test<double>(); }
+TEST(CudaPerks, JacobiStopsInKernelFloat) { jacobi_stop_test<float>(); }
+
+}  // namespace
