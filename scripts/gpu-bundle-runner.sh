@@ -107,12 +107,13 @@ if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null
   step sanitizer-synccheck-large "$OUTDIR/sanitizer.log" 300 env PERKSOLVE_CUDA_WIDE_TILE=large \
     compute-sanitizer --tool synccheck --error-exitcode 1 "$BIN/test_gpu_backend" \
     --gtest_filter='CudaBackendStencil.AllShapes*' || status=1
-  # Persistent programs (one cooperative kernel with device-wide barriers): all three tools.
+  # Persistent programs and the PERKS stencil kernel (cooperative kernels with device-wide barriers): all
+  # three tools.
   # (CudaPersistent.UnsupportedOperation fails a stream capture on purpose, which memcheck reports as an
   # API error: it runs under racecheck and synccheck only.)
   for tool in memcheck racecheck synccheck; do
-    pfilter='CudaPersistent.*'
-    [[ $tool == memcheck ]] && pfilter='CudaPersistent.*:-CudaPersistent.UnsupportedOperation*'
+    pfilter='CudaPersistent.*:CudaPerks.JacobiStops*'
+    [[ $tool == memcheck ]] && pfilter='CudaPersistent.*:CudaPerks.JacobiStops*:-CudaPersistent.UnsupportedOperation*'
     step "sanitizer-$tool-persistent" "$OUTDIR/sanitizer.log" 300 \
       compute-sanitizer --tool "$tool" --error-exitcode 1 "$BIN/test_gpu_backend" --gtest_filter="$pfilter" \
       || status=1
