@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 #include <functional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,6 +63,25 @@ inline std::string json_escape(const std::string& s) {
     o += c;
   }
   return o;
+}
+
+// The command line as one string (recorded in the JSON).
+inline std::string command_line(int argc, char** argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) {
+    if (i) command += ' ';
+    command += argv[i];
+  }
+  return command;
+}
+
+// The run's identification fields, opening the JSON object: {"benchmark", "device", "date", "git_revision",
+// "command", ... (the caller continues with its own fields, each preceded by ",\n").
+inline void json_run_header(std::ostream& f, const std::string& benchmark, const std::string& device,
+                            const std::string& git_rev, const std::string& command) {
+  f << "{\n  \"benchmark\": \"" << json_escape(benchmark) << "\",\n  \"device\": \"" << json_escape(device)
+    << "\",\n  \"date\": \"" << utc_now() << "\",\n  \"git_revision\": \"" << json_escape(git_rev)
+    << "\",\n  \"command\": \"" << json_escape(command) << "\"";
 }
 
 }  // namespace perksolve::bench

@@ -175,11 +175,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::string command;
-  for (int i = 0; i < argc; ++i) {
-    if (i) command += ' ';
-    command += argv[i];
-  }
+  const std::string command = bench::command_line(argc, argv);
   int status = 0;
   try {
     CudaBackend<double> bd(MPI_COMM_WORLD);
@@ -209,9 +205,8 @@ int main(int argc, char** argv) {
                 count[2] ? std::exp(logsum[2] / count[2]) : 0.0);
     if (!o.out.empty()) {
       std::ofstream f(o.out);
-      f << "{\n  \"benchmark\": \"perks_bench\",\n  \"device\": \"" << bench::json_escape(bd.device_name())
-        << "\",\n  \"date\": \"" << bench::utc_now() << "\",\n  \"git_revision\": \"" << bench::json_escape(o.git_rev)
-        << "\",\n  \"command\": \"" << bench::json_escape(command) << "\",\n  \"sweeps\": " << o.sweeps
+      bench::json_run_header(f, "perks_bench", bd.device_name(), o.git_rev, command);
+      f << ",\n  \"sweeps\": " << o.sweeps
         << ",\n  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];

@@ -64,11 +64,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::string command;
-  for (int i = 0; i < argc; ++i) {
-    if (i) command += ' ';
-    command += argv[i];
-  }
+  const std::string command = bench::command_line(argc, argv);
   int status = 0;
   try {
     CudaBackend<double> be(MPI_COMM_WORLD);
@@ -109,9 +105,8 @@ int main(int argc, char** argv) {
                   r.per_op_graph * 1e6, r.per_op_program * 1e6);
     if (!out_path.empty()) {
       std::ofstream f(out_path);
-      f << "{\n  \"benchmark\": \"program_bench\",\n  \"device\": \"" << bench::json_escape(be.device_name())
-        << "\",\n  \"date\": \"" << bench::utc_now() << "\",\n  \"git_revision\": \"" << bench::json_escape(git_rev)
-        << "\",\n  \"command\": \"" << bench::json_escape(command) << "\",\n  \"records\": [\n";
+      bench::json_run_header(f, "program_bench", be.device_name(), git_rev, command);
+      f << ",\n  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];
         char buf[512];

@@ -16,30 +16,15 @@
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/register_cuda.hpp"
 #include "framework/backends/kokkos/kokkos_backend.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
 
 using namespace perksolve;
 
 namespace {
 
 // One CudaBackend per precision for the whole run (creating one costs a context lookup + allocations).
-template <class Real>
-CudaBackend<Real>* cuda_backend() {
-  static std::unique_ptr<CudaBackend<Real>> b;
-  static bool tried = false;
-  static std::string why;
-  if (!tried) {
-    tried = true;
-    try {
-      b = std::make_unique<CudaBackend<Real>>(MPI_COMM_WORLD);
-    } catch (const BackendUnavailable& e) {
-      why = e.what();
-    }
-  }
-  return b.get();
-}
-
 #define REQUIRE_CUDA(Real)                                                 \
-  CudaBackend<Real>* gpu = cuda_backend<Real>();                           \
+  CudaBackend<Real>* gpu = gpu_test::backend<Real>();                           \
   if (gpu == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";           \
   KokkosBackend<Real> ref(MPI_COMM_WORLD)
 

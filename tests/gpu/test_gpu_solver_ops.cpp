@@ -18,6 +18,7 @@
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/kokkos/kokkos_backend.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
 #include "framework/config/deck.hpp"
 #include "framework/config/schema.hpp"
 #include "framework/runtime/run.hpp"
@@ -27,22 +28,8 @@ using namespace perksolve;
 
 namespace {
 
-template <class Real>
-CudaBackend<Real>* gpu_backend() {
-  static std::unique_ptr<CudaBackend<Real>> b;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
-    try {
-      b = std::make_unique<CudaBackend<Real>>(MPI_COMM_WORLD);
-    } catch (const BackendUnavailable&) {
-    }
-  }
-  return b.get();
-}
-
 #define REQUIRE_CUDA(Real)                                       \
-  CudaBackend<Real>* gpu = gpu_backend<Real>();                  \
+  CudaBackend<Real>* gpu = gpu_test::backend<Real>();                  \
   if (gpu == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device"; \
   KokkosBackend<Real> ref(MPI_COMM_WORLD)
 
@@ -516,7 +503,7 @@ config::Deck make_deck(const std::string& body, const char* backend) {
 // rbgs 2D by 1.1e-5 and Jacobi by 1.9e-10 relative to the final residual, i.e. <= 7e-17 relative to the
 // initial residual. Those cases are compared to 1e-10 relative to the initial residual instead.
 void compare_solve(const std::string& name, const std::string& body, bool strict = true) {
-  if (gpu_backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  if (gpu_test::backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
   SCOPED_TRACE(name);
   const RunOutcome g = solve_deck<double>(make_deck(body, "cuda"), MPI_COMM_WORLD, true);
   const RunOutcome r = solve_deck<double>(make_deck(body, "kokkos"), MPI_COMM_WORLD, true);
@@ -607,7 +594,7 @@ rtol = 1e-10
 // bit; as the preconditioner (homogeneous, zero guess) and as the solver (cycle from the iterate).
 // `table` is the multigrid table ("solver" or "solver.preconditioner") and `keys` its other keys.
 void compare_replay(const std::string& name, const std::string& body, const std::string& table, const std::string& keys) {
-  if (gpu_backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  if (gpu_test::backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
   SCOPED_TRACE(name);
   auto deck = [&](const char* mode) {
     return make_deck(body + "\n[" + table + "]\n" + keys + "\nreplay = \"" + mode + "\"\n", "cuda");
@@ -666,7 +653,7 @@ sweeps = 30)",
 // residuals to 1e-10 of the final residual (the program's dense coarse solve sums rows in another order).
 void compare_persistent(const std::string& name, const std::string& body, const std::string& table,
                         const std::string& keys) {
-  if (gpu_backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  if (gpu_test::backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
   SCOPED_TRACE(name);
   auto deck = [&](const char* cells) {
     return make_deck(body + "\n[" + table + "]\n" + keys + "\npersistent_cells = " + cells + "\n", "cuda");

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "framework/backend/boundary_rule.hpp"
+#include "framework/backend/transfer_rule.hpp"
 #include "framework/field/field_layout.hpp"
 
 namespace perksolve::cuda_ops {
@@ -18,78 +19,29 @@ struct TransferArgs {
   int rz;  // 1 in 3D, 0 in 2D
 };
 
-// Vertex-centred full weighting (1/4, 1/2, 1/4 per axis) at coarse cell (i, j, k).
+// The transfers at one cell (framework/backend/transfer_rule.hpp, shared with the other backends).
+// Vertex-centred full weighting at coarse cell (i, j, k).
 template <class Real>
 __device__ __forceinline__ Real restrict_fw_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
                                                   int k) {
-  const int rz = a.rz;
-  const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
-  Real acc = 0;
-  for (int dz = -rz; dz <= rz; ++dz) {
-    const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
-    for (int dy = -1; dy <= 1; ++dy) {
-      const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
-      for (int dx = -1; dx <= 1; ++dx) {
-        const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
-        acc += wx * wy * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
-      }
-    }
-  }
-  return acc;
+  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
+  return transfer_rule::full_weighting<Real>(at, 2 * i + a.s0, 2 * j + a.s1, a.rz ? 2 * k + a.s2 : 0, a.rz != 0);
 }
 
-// Cell-centred: transpose of linear interpolation (1/8, 3/8, 3/8, 1/8 per axis) at coarse cell (i, j, k).
+// Cell-centred restriction at coarse cell (i, j, k).
 template <class Real>
 __device__ __forceinline__ Real restrict_cc_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
                                                   int k) {
-  const int rz = a.rz;
-  const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
-  const int fi = 2 * i + a.s0, fj = 2 * j + a.s1, fk = rz ? 2 * k + a.s2 : 0;
-  Real acc = 0;
-  for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
-    const Real wz = rz ? w[dz + 1] : Real(1);
-    for (int dy = -1; dy <= 2; ++dy)
-      for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv[a.lf.index(fi + dx, fj + dy, fk + dz)];
-  }
-  return acc;
+  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
+  return transfer_rule::cell_restriction<Real>(at, 2 * i + a.s0, 2 * j + a.s1, a.rz ? 2 * k + a.s2 : 0, a.rz != 0);
 }
 
-// The (up to two) coarse neighbours of fine local index t (relative to the shift) along one axis.
-__device__ __forceinline__ int coarse_support(bool vertex, int t, int* idx, double* w) {
-  const int m = t >> 1;  // floor(t / 2)
-  if (vertex) {
-    if ((t & 1) == 0) {
-      idx[0] = m;
-      w[0] = 1.0;
-      return 1;
-    }
-    idx[0] = m;
-    idx[1] = m + 1;
-    w[0] = w[1] = 0.5;
-    return 2;
-  }
-  idx[0] = m;
-  w[0] = 0.75;
-  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
-  w[1] = 0.25;
-  return 2;
-}
-
-// (P coarse) at fine owned cell (i, j, k): (bi/tri)linear interpolation from the coarse field.
+// (P coarse) at fine owned cell (i, j, k).
 template <class Real>
 __device__ __forceinline__ Real prolongate_point(const Real* __restrict__ cv, const TransferArgs& a, bool vertex, int i,
                                                  int j, int k) {
-  int ix[2], iy[2], iz[2] = {0, 0};
-  double wx[2], wy[2], wz[2] = {1.0, 0.0};
-  const int nx = coarse_support(vertex, i - a.s0, ix, wx);
-  const int ny = coarse_support(vertex, j - a.s1, iy, wy);
-  const int nz = a.rz ? coarse_support(vertex, k - a.s2, iz, wz) : 1;
-  Real acc = 0;
-  for (int cz = 0; cz < nz; ++cz)
-    for (int cy = 0; cy < ny; ++cy)
-      for (int cx = 0; cx < nx; ++cx)
-        acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * cv[a.lc.index(ix[cx], iy[cy], iz[cz])];
-  return acc;
+  auto at = [&](int x, int y, int z) { return cv[a.lc.index(x, y, z)]; };
+  return transfer_rule::interpolation<Real>(at, vertex, i - a.s0, j - a.s1, k - a.s2, a.rz != 0);
 }
 
 // ---- boundary faces: the composed rule -----------------------------------------------------------------

@@ -24,7 +24,6 @@ struct PerksRequest {
 struct PerksLaunch {
   bool launched = false;
   int blocks = 0, threads = 0, cache_planes = 0;
-  long ring_bytes = 0, cache_bytes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
 };
 

@@ -51,12 +51,6 @@ struct PerksArgs {
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
 };
 
-// Shared memory of one block: the ring (and b buffers) of the streaming tile plus the cache.
-template <class Real, class C>
-constexpr long perks_ring_bytes() {
-  return static_cast<long>(C::SMEM_BYTES);
-}
-
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const PerksArgs<Real> pa) {
   namespace cg = cooperative_groups;
@@ -186,15 +180,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
 
       Real acc[MY][MX][2 * RS + 1];
       Real xq[MY][MX][RS > 0 ? RS : 1];
-#pragma unroll
-      for (int jy = 0; jy < MY; ++jy)
-#pragma unroll
-        for (int jx = 0; jx < MX; ++jx) {
-#pragma unroll
-          for (int j = 0; j < 2 * RS + 1; ++j) acc[jy][jx][j] = Real(0);
-#pragma unroll
-          for (int j = 0; j < (RS > 0 ? RS : 1); ++j) xq[jy][jx][j] = Real(0);
-        }
+      clear_stream_state(acc, xq);
 
       for (int i = 0; i < P; ++i) {
         cp_async_wait<NS - 2>();
@@ -399,8 +385,6 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   out.blocks = blocks;
   out.threads = C::NT;
   out.cache_planes = planes;
-  out.ring_bytes = C::SMEM_BYTES;
-  out.cache_bytes = planes * plane_bytes;
   const double cells = static_cast<double>(a.nx) * a.ny * a.ns;
   out.cached_fraction = std::min(1.0, static_cast<double>(blocks) * planes * C::BX * C::BY / cells);
   return out;

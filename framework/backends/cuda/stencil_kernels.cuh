@@ -326,6 +326,20 @@ __device__ __forceinline__ void store_out(Real* p, Real v) {
     *p = v;
 }
 
+// Zeroes the partial sums and the Jacobi centre queue of a work item (before its first plane).
+template <class Real, int MY, int MX, int NA, int NQ>
+__device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real (&xq)[MY][MX][NQ]) {
+#pragma unroll
+  for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+    for (int jx = 0; jx < MX; ++jx) {
+#pragma unroll
+      for (int j = 0; j < NA; ++j) acc[jy][jx][j] = Real(0);
+#pragma unroll
+      for (int j = 0; j < NQ; ++j) xq[jy][jx][j] = Real(0);
+    }
+}
+
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
 // plane `cur` (pointing at the thread's first output row, column tx), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
@@ -642,15 +656,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
-#pragma unroll
-    for (int jy = 0; jy < MY; ++jy)
-#pragma unroll
-      for (int jx = 0; jx < MX; ++jx) {
-#pragma unroll
-        for (int j = 0; j < 2 * RS + 1; ++j) acc[jy][jx][j] = Real(0);
-#pragma unroll
-        for (int j = 0; j < (RS > 0 ? RS : 1); ++j) xq[jy][jx][j] = Real(0);
-      }
+    clear_stream_state(acc, xq);
 
     for (int i = 0; i < P; ++i) {
       if constexpr (C::BULK) {

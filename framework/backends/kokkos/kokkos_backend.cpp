@@ -1,5 +1,7 @@
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 
+#include "framework/backend/transfer_rule.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -530,62 +532,16 @@ void KokkosBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<R
   auto fv = as_kokkos(fine).view();
   auto cv = as_kokkos(coarse).view();
   const int s0 = m.shift[0], s1 = m.shift[1], s2 = m.shift[2];
-  const int rz = m.dim == 3 ? 1 : 0;
-  if (m.centering == Centering::vertex) {
-    Kokkos::parallel_for(
-        "perksolve::restrict_fw", owned_policy(lc), KOKKOS_LAMBDA(int i, int j, int k) {
-          const int fi = 2 * i + s0, fj = 2 * j + s1, fk = rz ? 2 * k + s2 : 0;
-          Real acc = 0;
-          for (int dz = -rz; dz <= rz; ++dz) {
-            const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
-            for (int dy = -1; dy <= 1; ++dy) {
-              const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
-              for (int dx = -1; dx <= 1; ++dx) {
-                const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
-                acc += wx * wy * wz * fv(lf.index(fi + dx, fj + dy, fk + dz));
-              }
-            }
-          }
-          cv(lc.index(i, j, k)) = acc;
-        });
-  } else {
-    Kokkos::parallel_for(
-        "perksolve::restrict_cc", owned_policy(lc), KOKKOS_LAMBDA(int i, int j, int k) {
-          const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
-          const int fi = 2 * i + s0, fj = 2 * j + s1, fk = rz ? 2 * k + s2 : 0;
-          Real acc = 0;
-          for (int dz = rz ? -1 : 0; dz <= (rz ? 2 : 0); ++dz) {
-            const Real wz = rz ? w[dz + 1] : Real(1);
-            for (int dy = -1; dy <= 2; ++dy)
-              for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * fv(lf.index(fi + dx, fj + dy, fk + dz));
-          }
-          cv(lc.index(i, j, k)) = acc;
-        });
-  }
+  const bool three = m.dim == 3;
+  const bool vertex = m.centering == Centering::vertex;
+  Kokkos::parallel_for(
+      "perksolve::restrict_to_coarse", owned_policy(lc), KOKKOS_LAMBDA(int i, int j, int k) {
+        auto at = [&](int a, int b, int c) { return fv(lf.index(a, b, c)); };
+        const int fi = 2 * i + s0, fj = 2 * j + s1, fk = three ? 2 * k + s2 : 0;
+        cv(lc.index(i, j, k)) = vertex ? transfer_rule::full_weighting<Real>(at, fi, fj, fk, three)
+                                       : transfer_rule::cell_restriction<Real>(at, fi, fj, fk, three);
+      });
 }
-
-namespace {
-// The (up to two) coarse neighbours of fine local index t (relative to the map's shift) along one axis.
-KOKKOS_INLINE_FUNCTION int coarse_support(bool vertex, int t, int* idx, double* w) {
-  const int m = t >> 1;  // floor(t / 2) (arithmetic shift, C++20)
-  if (vertex) {
-    if ((t & 1) == 0) {
-      idx[0] = m;
-      w[0] = 1.0;
-      return 1;
-    }
-    idx[0] = m;
-    idx[1] = m + 1;
-    w[0] = w[1] = 0.5;
-    return 2;
-  }
-  idx[0] = m;
-  w[0] = 0.75;
-  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
-  w[1] = 0.25;
-  return 2;
-}
-}  // namespace
 
 template <class Real>
 void KokkosBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& coarse, Field<Real>& fine) {
@@ -597,17 +553,8 @@ void KokkosBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>
   const bool vertex = m.centering == Centering::vertex;
   Kokkos::parallel_for(
       "perksolve::prolongate_add", owned_policy(lf), KOKKOS_LAMBDA(int i, int j, int k) {
-        int ix[2], iy[2], iz[2] = {0, 0};
-        double wx[2], wy[2], wz[2] = {1.0, 0.0};
-        const int nx = coarse_support(vertex, i - s0, ix, wx);
-        const int ny = coarse_support(vertex, j - s1, iy, wy);
-        const int nz = three ? coarse_support(vertex, k - s2, iz, wz) : 1;
-        Real acc = 0;
-        for (int c = 0; c < nz; ++c)
-          for (int b = 0; b < ny; ++b)
-            for (int a = 0; a < nx; ++a)
-              acc += static_cast<Real>(wx[a] * wy[b] * wz[c]) * cv(lc.index(ix[a], iy[b], iz[c]));
-        fv(lf.index(i, j, k)) += acc;
+        auto at = [&](int a, int b, int c) { return cv(lc.index(a, b, c)); };
+        fv(lf.index(i, j, k)) += transfer_rule::interpolation<Real>(at, vertex, i - s0, j - s1, k - s2, three);
       });
 }
 

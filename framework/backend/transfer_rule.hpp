@@ -1,0 +1,78 @@
+// The per-cell arithmetic of the multigrid transfers, written once for every backend (host and device code
+// call the same inline functions, so every backend gives the same bits). The field is read through `at(i,
+// j, k)` (local indices of the fine field for restriction, of the coarse field for interpolation).
+//  * Vertex-centred restriction: full weighting (1/4, 1/2, 1/4 per axis) around fine (fi, fj, fk).
+//  * Cell-centred restriction: the transpose of linear interpolation (1/8, 3/8, 3/8, 1/8 per axis).
+//  * Interpolation: (bi/tri)linear from the coarse neighbours of fine (ti, tj, tk), indices relative to the
+//    transfer map's shift.
+#pragma once
+
+#include "framework/stencil/shape.hpp"  // PERKSOLVE_HD
+
+namespace perksolve::transfer_rule {
+
+template <class Real, class At>
+PERKSOLVE_HD inline Real full_weighting(const At& at, int fi, int fj, int fk, bool three) {
+  const int rz = three ? 1 : 0;
+  Real acc = 0;
+  for (int dz = -rz; dz <= rz; ++dz) {
+    const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
+    for (int dy = -1; dy <= 1; ++dy) {
+      const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
+        acc += wx * wy * wz * at(fi + dx, fj + dy, fk + dz);
+      }
+    }
+  }
+  return acc;
+}
+
+template <class Real, class At>
+PERKSOLVE_HD inline Real cell_restriction(const At& at, int fi, int fj, int fk, bool three) {
+  const Real w[4] = {Real(0.125), Real(0.375), Real(0.375), Real(0.125)};
+  Real acc = 0;
+  for (int dz = three ? -1 : 0; dz <= (three ? 2 : 0); ++dz) {
+    const Real wz = three ? w[dz + 1] : Real(1);
+    for (int dy = -1; dy <= 2; ++dy)
+      for (int dx = -1; dx <= 2; ++dx) acc += w[dx + 1] * w[dy + 1] * wz * at(fi + dx, fj + dy, fk + dz);
+  }
+  return acc;
+}
+
+// The (up to two) coarse neighbours of fine local index t (relative to the shift) along one axis.
+PERKSOLVE_HD inline int coarse_support(bool vertex, int t, int* idx, double* w) {
+  const int m = t >> 1;  // floor(t / 2) (arithmetic shift, C++20)
+  if (vertex) {
+    if ((t & 1) == 0) {
+      idx[0] = m;
+      w[0] = 1.0;
+      return 1;
+    }
+    idx[0] = m;
+    idx[1] = m + 1;
+    w[0] = w[1] = 0.5;
+    return 2;
+  }
+  idx[0] = m;
+  w[0] = 0.75;
+  idx[1] = (t & 1) == 0 ? m - 1 : m + 1;
+  w[1] = 0.25;
+  return 2;
+}
+
+template <class Real, class At>
+PERKSOLVE_HD inline Real interpolation(const At& at, bool vertex, int ti, int tj, int tk, bool three) {
+  int ix[2], iy[2], iz[2] = {0, 0};
+  double wx[2], wy[2], wz[2] = {1.0, 0.0};
+  const int nx = coarse_support(vertex, ti, ix, wx);
+  const int ny = coarse_support(vertex, tj, iy, wy);
+  const int nz = three ? coarse_support(vertex, tk, iz, wz) : 1;
+  Real acc = 0;
+  for (int cz = 0; cz < nz; ++cz)
+    for (int cy = 0; cy < ny; ++cy)
+      for (int cx = 0; cx < nx; ++cx) acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * at(ix[cx], iy[cy], iz[cz]);
+  return acc;
+}
+
+}  // namespace perksolve::transfer_rule
