@@ -18,12 +18,14 @@
 #                                 persistent program
 #     OUTDIR/perks_bench.{log,json}    (bin/perks_bench; RUNNER_PERKS=0 skips it) PERKS stencil iteration vs the
 #                                 per-sweep kernels, every shape, fp64/fp32, small/saturating/large domains
+#     OUTDIR/cg_bench.{log,json}       (bin/cg_bench; RUNNER_CG=0 skips it) persistent CG vs the operation-by-
+#                                 operation CG vs cuSPARSE/cuBLAS CG, per iteration, fp64/fp32
 #     OUTDIR/summary.txt          one line per step with its exit status
 #     OUTDIR/stencil_sweep.log    (RUNNER_SWEEP=1) kernel tuning sweep, see benchmarks/gpu/stencil_sweep.cu
 #
 # Environment: RUNNER_SANITIZE=0 skips compute-sanitizer; RUNNER_SWEEP=1 runs the tuning sweep first; RUNNER_BENCH_ARGS adds benchmark arguments
-# (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_SOLVER_BENCH_ARGS / RUNNER_SPMV_BENCH_ARGS add arguments to the
-# solver / SpMV benchmarks (e.g. "--n 127", "--n27 0"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
+# (e.g. "--cases 3d7pt,2d5pt --reps 10"); RUNNER_SOLVER_BENCH_ARGS / RUNNER_SPMV_BENCH_ARGS / RUNNER_CG_BENCH_ARGS add arguments
+# to the solver / SpMV / CG benchmarks (e.g. "--n 127", "--n27 0"); RUNNER_TEST_FILTER sets --gtest_filter for the test suite.
 # A benchmark without a usable device prints "SKIPPED: no CUDA device" and exits 0.
 # Exit status: non-zero when a test or a sanitizer run failed.
 set -uo pipefail
@@ -150,6 +152,12 @@ if [[ -x "$BIN/perks_bench" && "${RUNNER_PERKS:-1}" != 0 ]]; then
   step perks_bench "$OUTDIR/perks_bench.log" 600 "$BIN/perks_bench" --out "$OUTDIR/perks_bench.json" \
     --git-revision "$REV" ${RUNNER_PERKS_BENCH_ARGS:-} || status=1
   tail -n 6 "$OUTDIR/perks_bench.log"
+fi
+if [[ -x "$BIN/cg_bench" && "${RUNNER_CG:-1}" != 0 ]]; then
+  # shellcheck disable=SC2086
+  step cg_bench "$OUTDIR/cg_bench.log" 600 "$BIN/cg_bench" --out "$OUTDIR/cg_bench.json" \
+    --git-revision "$REV" ${RUNNER_CG_BENCH_ARGS:-} || status=1
+  tail -n 24 "$OUTDIR/cg_bench.log"
 fi
 if [[ -x "$BIN/spmv_bench" ]]; then
   # spmv_bench finds inputs/solvers/laplace2d_20.mtx itself (bundle: bin/../inputs; build tree: the sources).

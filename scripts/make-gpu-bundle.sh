@@ -129,7 +129,7 @@ build_cmake() {
   BINS=()
   # The tuning sweep is not part of the default build (minutes of nvcc for many kernel variants).
   if [[ $WITH_SWEEP == 1 ]]; then (cd "$ROOT" && cmake --build --preset cuda -j "$JOBS" --target stencil_sweep); fi
-  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench program_bench perks_bench perksolve; do
+  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench program_bench perks_bench cg_bench perksolve; do
     local f
     f=$(find "$B" -type f -name "$exe" -perm -u+x | head -1)
     [[ -n "$f" ]] && BINS+=("$f")

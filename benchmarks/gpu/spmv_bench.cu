@@ -5,7 +5,7 @@
 //                       at the boundary) on an n^3 grid, default n = 216: 10,077,696 rows, 269,586,136 nnz
 //   laplace2d_12, laplace3d_7, laplace3d_24, anisotropic2d_16, graph_laplacian_150
 //                       the matrix families tests/solvers/check_solvers.py writes as Matrix Market files
-//                       (generated here in memory, same construction)
+//                       (generated in memory by benchmarks/gpu/bench_matrices.hpp, same construction)
 //   laplace2d_20        inputs/solvers/laplace2d_20.mtx when found (--inputs DIR, else next to the binary)
 //   any --mtx FILE      read with read_matrix_market (framework/operators/csr_operator.hpp)
 // For each matrix, precision and path: median time of one SpMV over --reps samples (at least 200 for the
@@ -46,6 +46,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "benchmarks/gpu/bench_matrices.hpp"
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/config/deck.hpp"
 #include "framework/operators/csr_operator.hpp"
@@ -67,6 +68,9 @@ using namespace perksolve;
   } while (0)
 
 namespace {
+
+using bench::parallel_for;
+using bench::splitmix;
 
 const char* const kBytesModel =
     "nnz*(sizeof(Real)+4) + (rows+1)*8 + 2*rows*sizeof(Real): values + int32 column indices + row pointers "
@@ -100,28 +104,6 @@ std::string num(double v) {
   return buf;
 }
 
-// Runs f(begin, end) over [0, n) on the host's cores.
-template <class F>
-void parallel_for(long n, F f) {
-  const long nt = std::max(1L, std::min<long>(std::thread::hardware_concurrency(), n / 100000 + 1));
-  if (nt == 1) {
-    f(0L, n);
-    return;
-  }
-  std::vector<std::thread> ts;
-  for (long t = 0; t < nt; ++t) ts.emplace_back([=] { f(n * t / nt, n * (t + 1) / nt); });
-  for (auto& t : ts) t.join();
-}
-
-// tests/solvers/check_solvers.py splitmix(seed, i): a double in [0, 1).
-double splitmix(std::uint64_t seed, std::uint64_t i) {
-  std::uint64_t x = seed * 0x100000001B3ull + i + 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0);
-}
-
 // ---- matrices ---------------------------------------------------------------------------------------------
 struct Matrix {
   std::string name, source;
@@ -129,126 +111,29 @@ struct Matrix {
   long nnz() const { return static_cast<long>(blk.val.size()); }
 };
 
-// CSR from (row, col, value) triplets: sorted by row then column, duplicates summed.
-CsrBlock from_triplets(long n, std::vector<std::tuple<long, long, double>> t) {
-  std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) {
-    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
-  });
-  CsrBlock b;
-  b.rows = n;
-  b.row_ptr.assign(n + 1, 0);
-  for (std::size_t e = 0; e < t.size(); ++e) {
-    const auto [r, c, v] = t[e];
-    if (e > 0 && std::get<0>(t[e - 1]) == r && std::get<1>(t[e - 1]) == c) {
-      b.val.back() += v;
-      continue;
-    }
-    b.col.push_back(static_cast<int>(c));
-    b.val.push_back(v);
-    ++b.row_ptr[r + 1];
-  }
-  for (long r = 0; r < n; ++r) b.row_ptr[r + 1] += b.row_ptr[r];
-  return b;
-}
-
-// check_solvers.py laplace(dims, scale): the 5-/7-point Laplacian with scale per axis.
-Matrix laplace(const std::string& name, int nx, int ny, int nz, double sx = 1, double sy = 1, double sz = 1) {
-  const int n[3] = {nx, ny, nz};
-  const double sc[3] = {sx, sy, sz};
-  auto idx = [&](long i, long j, long k) { return i + nx * (j + static_cast<long>(ny) * k); };
-  std::vector<std::tuple<long, long, double>> t;
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const long r = idx(i, j, k);
-        double d = 0;
-        for (int a = 0; a < 3; ++a) {
-          if (n[a] == 1) continue;
-          d += 2 * sc[a];
-          for (int s : {-1, 1}) {
-            const int ii = i + (a == 0) * s, jj = j + (a == 1) * s, kk = k + (a == 2) * s;
-            if (ii >= 0 && ii < nx && jj >= 0 && jj < ny && kk >= 0 && kk < nz) t.emplace_back(r, idx(ii, jj, kk), -sc[a]);
-          }
-        }
-        t.emplace_back(r, r, d);
-      }
-  return Matrix{name, "generated (check_solvers.py laplace)", from_triplets(static_cast<long>(nx) * ny * nz, std::move(t))};
-}
-
-// check_solvers.py graph_laplacian(n, seed).
-Matrix graph_laplacian(const std::string& name, long n, std::uint64_t seed) {
-  std::vector<std::tuple<long, long, double>> t;
-  std::vector<double> deg(n, 0.0);
-  std::uint64_t s = seed;
-  for (long i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) {
-      ++s;
-      const long j = static_cast<long>(splitmix(99, s) * static_cast<double>(n));
-      if (j == i) continue;
-      const double w = 0.5 + splitmix(98, s);
-      t.emplace_back(i, j, -w);
-      t.emplace_back(j, i, -w);
-      deg[i] += w;
-      deg[j] += w;
-    }
-  for (long i = 0; i < n; ++i) t.emplace_back(i, i, deg[i] + 0.1 + splitmix(97, static_cast<std::uint64_t>(i)));
-  return Matrix{name, "generated (check_solvers.py graph_laplacian)", from_triplets(n, std::move(t))};
-}
-
-// 27-point box Laplacian on an n^3 grid (x fastest), filled row by row in parallel; columns ascending.
-Matrix laplace27(int n) {
+// Matrix from a generated or read CsrMatrix (int32 columns for the backend's CsrBlock); `A` is consumed.
+Matrix to_matrix(std::string name, CsrMatrix&& A) {
+  if (A.nnz() > INT_MAX || A.n > INT_MAX) throw std::runtime_error(A.source + ": more than 2^31 - 1 rows or entries");
   Matrix m;
-  m.name = "laplace27_" + std::to_string(n);
-  m.source = "generated: 27-point box, diagonal 26, off-diagonals -1, Dirichlet truncation";
-  CsrBlock& b = m.blk;
-  const long N = n, rows = N * N * N;
-  b.rows = rows;
-  b.row_ptr.assign(rows + 1, 0);
-  auto span = [n](int i) { return 3 - (i == 0) - (i == n - 1); };  // neighbours along one axis, self included
-  parallel_for(rows, [&](long r0, long r1) {
-    for (long r = r0; r < r1; ++r) {
-      const int i = static_cast<int>(r % N), j = static_cast<int>((r / N) % N), k = static_cast<int>(r / (N * N));
-      b.row_ptr[r + 1] = span(i) * span(j) * span(k);
-    }
+  m.name = std::move(name);
+  m.source = A.source;
+  m.blk.rows = A.n;
+  m.blk.row_ptr = std::move(A.row_ptr);
+  m.blk.col.resize(A.col.size());
+  parallel_for(static_cast<long>(A.col.size()), [&](long e0, long e1) {
+    for (long e = e0; e < e1; ++e) m.blk.col[e] = static_cast<int>(A.col[e]);
   });
-  for (long r = 0; r < rows; ++r) b.row_ptr[r + 1] += b.row_ptr[r];
-  const long nnz = b.row_ptr[rows];
-  b.col.resize(nnz);
-  b.val.resize(nnz);
-  parallel_for(rows, [&](long r0, long r1) {
-    for (long r = r0; r < r1; ++r) {
-      const int i = static_cast<int>(r % N), j = static_cast<int>((r / N) % N), k = static_cast<int>(r / (N * N));
-      long e = b.row_ptr[r];
-      for (int dk = -1; dk <= 1; ++dk) {
-        if (k + dk < 0 || k + dk >= n) continue;
-        for (int dj = -1; dj <= 1; ++dj) {
-          if (j + dj < 0 || j + dj >= n) continue;
-          for (int di = -1; di <= 1; ++di) {
-            if (i + di < 0 || i + di >= n) continue;
-            b.col[e] = static_cast<int>(r + di + dj * N + dk * N * N);
-            b.val[e] = (di | dj | dk) == 0 ? 26.0 : -1.0;
-            ++e;
-          }
-        }
-      }
-    }
-  });
+  std::vector<long>().swap(A.col);
+  m.blk.val = std::move(A.val);
   return m;
 }
 
 Matrix from_market(const std::string& path) {
-  const CsrMatrix A = read_matrix_market(path);
-  if (A.nnz() > INT_MAX || A.n > INT_MAX) throw std::runtime_error(path + ": more than 2^31 - 1 rows or entries");
-  Matrix m;
+  CsrMatrix A = read_matrix_market(path);
+  A.source = path;
   std::string base = path.substr(path.find_last_of('/') + 1);
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".mtx") == 0) base.resize(base.size() - 4);
-  m.name = base;
-  m.source = path;
-  m.blk.rows = A.n;
-  m.blk.row_ptr = A.row_ptr;
-  m.blk.col.assign(A.col.begin(), A.col.end());
-  m.blk.val = A.val;
-  return m;
+  return to_matrix(base, std::move(A));
 }
 
 // ---- direct cuSPARSE (diagnostic) ---------------------------------------------------------------------------
@@ -616,11 +501,8 @@ int main(int argc, char** argv) {
     std::printf("device: %s\n", device.c_str());
     std::fflush(stdout);
 
-    std::vector<Matrix> small = {laplace("laplace2d_12", 12, 12, 1),
-                                 laplace("laplace3d_7", 7, 7, 7),
-                                 graph_laplacian("graph_laplacian_150", 150, 5),
-                                 laplace("anisotropic2d_16", 16, 16, 1, 0.01, 1.0, 1.0),
-                                 laplace("laplace3d_24", 24, 24, 24)};
+    std::vector<Matrix> small;
+    for (auto& [name, A] : bench::test_matrices()) small.push_back(to_matrix(name, std::move(A)));
     mats.insert(mats.begin(), small.begin(), small.end());
 
     std::vector<Record> recs;
@@ -631,7 +513,7 @@ int main(int argc, char** argv) {
       if (n27 > 0) {
         std::printf("building the 27-point Laplacian %ld^3 ...\n", n27);
         std::fflush(stdout);
-        big = laplace27(static_cast<int>(n27));
+        big = to_matrix(bench::laplace27_name(static_cast<int>(n27)), bench::laplace27(static_cast<int>(n27)));
         order.push_back(&big);
       }
       for (const auto& m : mats) order.push_back(&m);

@@ -120,6 +120,33 @@ struct PersistentSweeps {
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
 };
 
+// Persistent CG (PERKS, issue 6): unpreconditioned CG iterations on an assembled matrix inside the backend
+// (one cooperative kernel on CUDA). The state handed in is the solver's at the top of iteration `first`:
+// x, r = b - A x, p, and rr = r.r. Each iteration is q = A p, alpha = rr / p.q, x += alpha p,
+// r -= alpha q, rr' = r.r, p = r + (rr' / rr) p, exactly the solver's loop.
+struct PersistentCgRequest {
+  long iterations = 0;   // at most this many
+  long first = 0;        // iteration number of the state handed in
+  double rr = 0.0;       // r.r of that state
+  int check_every = 1;   // after iteration k with k % check_every == 0, stop when a threshold is met:
+  double stop_rel = -1.0, stop_abs = -1.0, stop_div = 1e300;  // ||r|| <= rel or <= abs, > div, or not finite
+  long cache_bytes = -1;  // on-chip memory per block for (p,) r, A p, x, A of the block's rows; -1: all spare, 0: none
+  int blocks_per_sm = 0;  // 0: the backend chooses
+  int max_blocks = 0;     // at most this many blocks (tests: several blocks on a small matrix); 0: no limit
+};
+enum class PersistentCgStop { budget, threshold, breakdown };
+struct PersistentCg {
+  bool ran = false;  // false: not supported for this matrix / backend (the caller iterates itself)
+  long iterations = 0;  // completed iterations (each with its p update)
+  PersistentCgStop stop = PersistentCgStop::budget;
+  double rr = 0.0;  // r.r after the last completed iteration
+  double pq = 0.0;  // breakdown: the p.Ap that stopped the solve (before any update of that iteration)
+  std::vector<double> rr_history;  // r.r after each completed iteration
+  int blocks = 0, threads = 0;
+  double cached_r = 0.0, cached_q = 0.0, cached_x = 0.0;  // fraction of the rows whose r / A p / x stay on chip
+  bool cached_p = false, cached_a = false;  // p (one block) / the matrix kept on chip
+};
+
 // Throws std::invalid_argument unless the layout is usable (positive extents, non-negative ghosts, a
 // power-of-two row alignment). Backends call it in create_field.
 void require_valid_layout(const FieldLayout& l);
@@ -242,6 +269,13 @@ class Backend {
                                              Field<Real>& x, Field<Real>& y, std::span<const BoundaryFace> faces,
                                              bool homogeneous) {
     (void)A, (void)q, (void)b, (void)x, (void)y, (void)faces, (void)homogeneous;
+    return {};
+  }
+  // Persistent CG on an assembled matrix without halo columns (PersistentCgRequest); the default backend
+  // has none (ran = false).
+  virtual PersistentCg persistent_cg(const SparseMatrix<Real>& A, Field<Real>& x, Field<Real>& r, Field<Real>& p,
+                                     Field<Real>& q, const PersistentCgRequest& req) {
+    (void)A, (void)x, (void)r, (void)p, (void)q, (void)req;
     return {};
   }
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -162,6 +164,14 @@ class RunOutputImpl final : public RunOutput<Real> {
       }
     }
     return false;
+  }
+
+  long next_wanted_iteration(long it) const override {
+    if (history_ || kill_at_ >= 0 || signal_at_ >= 0) return it + 1;  // a history row per iteration; test hooks
+    long next = std::numeric_limits<long>::max();
+    for (const long every : {opt_.output.every, opt_.checkpoint.every})
+      if (every > 0) next = std::min(next, (it / every + 1) * every);
+    return next;  // signals and the wall-time limit are polled whenever after_iteration runs
   }
 
   void finish(const SolveResult& result, const std::optional<ErrorNorms>& error) override {

@@ -245,6 +245,13 @@ void CsrOperator<Real>::diagonal(Field<Real>& d) {
 }
 
 template <class Real>
+bool CsrOperator<Real>::distributed() const {
+  int size = 1;
+  MPI_Comm_size(comm_, &size);
+  return size > 1;
+}
+
+template <class Real>
 std::string CsrOperator<Real>::describe() const {
   return fmt::format("sparse matrix {} x {}, {} non-zeros (KokkosSparse CRS, row blocks)", global_n_, global_n_,
                      global_nnz_);

@@ -49,6 +49,9 @@ class CsrOperator final : public LinearOperator<Real> {
   double nnz_per_row() const override { return nnz_per_row_; }
   long row_begin() const { return row_begin_; }
   long halo_values() const { return static_cast<long>(recv_.size()); }
+  // This rank's rows (backend memory), and whether other ranks hold rows too (then reductions span ranks).
+  const SparseMatrix<Real>& local_matrix() const { return *A_; }
+  bool distributed() const;
 
  private:
   Backend<Real>& be_;

@@ -47,6 +47,9 @@ class IterationObserver {
   // must stop now (e.g. SIGTERM: a checkpoint has been written); the solver then reports
   // StopReason::interrupted.
   virtual bool after_iteration(const SolverState<Real>& state, const IterationState& progress) = 0;
+  // The next iteration (> it) whose state after_iteration must see. Solvers that run many iterations inside
+  // the backend (persistent CG) stop there; default: every iteration.
+  virtual long next_wanted_iteration(long it) const { return it + 1; }
 };
 
 // Everything a solve needs, owned by the caller.

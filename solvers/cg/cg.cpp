@@ -4,9 +4,13 @@
 // dot2). Breakdown (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
+#include "framework/operators/csr_operator.hpp"
 #include "framework/operators/grid_operator.hpp"
+#include "framework/util/timers.hpp"
 #include "framework/solver/solver.hpp"
 #include "framework/util/log.hpp"
 #include "solvers/multigrid/mg_config.hpp"
@@ -17,8 +21,9 @@ namespace {
 
 class ConjugateGradient final : public SolverBase<ConjugateGradient> {
  public:
-  ConjugateGradient(std::string pc, MultigridConfig mg, long check_every, bool quiet)
-      : pc_(std::move(pc)), mg_(std::move(mg)), check_every_(check_every), quiet_(quiet) {}
+  ConjugateGradient(std::string pc, MultigridConfig mg, long check_every, bool quiet, std::string persistent)
+      : pc_(std::move(pc)), mg_(std::move(mg)), check_every_(check_every), quiet_(quiet),
+        persistent_(std::move(persistent)) {}
 
   template <class Real>
   SolveResult run(System<Real>& sys) {
@@ -79,6 +84,27 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       }
     }
 
+    // Persistent CG (backend loop, one launch per chunk of iterations): an assembled matrix on one rank,
+    // no preconditioner, a backend that has it. Chunks end where the observer wants a state, and grow
+    // while a chunk takes less than a tenth of a second (progress and signals stay responsive).
+    const SparseMatrix<Real>* persistent_matrix = nullptr;
+    if (persistent_ != "off") {
+      auto* csr = dynamic_cast<CsrOperator<Real>*>(&A);
+      std::string why;
+      if (pc_ != "none") why = "it runs unpreconditioned CG only ([solver.preconditioner] type = \"none\")";
+      else if (!csr) why = "it needs an assembled matrix (a matrix problem)";
+      else if (csr->distributed()) why = "it runs on one rank only";
+      else persistent_matrix = &csr->local_matrix();
+      if (!persistent_matrix && persistent_ == "on")
+        throw std::invalid_argument("cg: solver.persistent = \"on\" cannot be honoured: " + why);
+    }
+    long chunk = std::max<long>(64, check_every_);
+    const long max_it = [&] {
+      const auto* any = dynamic_cast<const AnyOf*>(&sys.stop);
+      const long m = any ? any->max_iterations() : -1;
+      return m >= 0 ? m : LONG_MAX;
+    }();
+
     Stopwatch clock;
     SolveResult result;
     for (;; ++k) {
@@ -90,6 +116,74 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         sys.monitor.iteration(st);
         result.reason = sys.stop.check(st);
         if (result.reason != StopReason::none) break;
+      }
+      if (persistent_matrix) {
+        const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
+        PersistentCgRequest req;
+        req.iterations = std::max(1L, std::min({chunk, want - k, max_it - k}));
+        req.first = k;
+        req.rr = rr;
+        req.check_every = static_cast<int>(std::min<long>(check_every_, INT_MAX));
+        ResidualThresholds th;
+        sys.stop.narrow(th, st.initial_residual);
+        req.stop_abs = th.below;
+        req.stop_div = th.above;
+        Stopwatch chunk_clock;
+        PersistentCg run;
+        {
+          Timers::Scope t(sys.timers, "persistent_cg", cells * static_cast<double>(req.iterations),
+                          (A.nnz_per_row() * (sizeof(Real) + 4.0) + 8.0 * sizeof(Real)) * cells *
+                              static_cast<double>(req.iterations));
+          run = be.persistent_cg(*persistent_matrix, sys.x, *r, *p, *q, req);
+        }
+        if (!run.ran) {
+          if (persistent_ == "on")
+            throw std::invalid_argument("cg: solver.persistent = \"on\" but backend '" + std::string(be.name()) +
+                                        "' has no persistent CG for this matrix");
+          persistent_matrix = nullptr;  // iterate operation by operation from here
+        } else {
+          if (k == 0 && !quiet_)
+            log::info(fmt::format("cg: persistent kernel, {} blocks x {} threads; on chip: r {:.0f} %, A p {:.0f} %, x {:.0f} %",
+                                  run.blocks, run.threads, 100.0 * run.cached_r, 100.0 * run.cached_q,
+                                  100.0 * run.cached_x));
+          if (chunk_clock.seconds() < 0.1) chunk = std::min<long>(chunk * 2, 1L << 24);
+          // The monitor sees the checks inside the chunk; the loop's own check sees its end.
+          for (long i = 1; i < run.iterations; ++i) {
+            if ((k + i) % check_every_ != 0) continue;
+            IterationState mid = st;
+            mid.iteration = k + i;
+            mid.residual = std::sqrt(run.rr_history[static_cast<std::size_t>(i - 1)]);
+            mid.elapsed_s = clock.seconds();
+            sys.monitor.iteration(mid);
+          }
+          k += run.iterations;
+          rr = run.rr;
+          rz = rr;
+          if (run.stop == PersistentCgStop::breakdown) {
+            if (!quiet_)
+              log::info(fmt::format("cg: warning: breakdown at iteration {}: p.Ap = {:.6e} (the operator or preconditioner "
+                                    "is not symmetric positive definite)", k, run.pq));
+            st.iteration = k;
+            st.residual = std::sqrt(rr);
+            result.reason = StopReason::breakdown;
+            break;
+          }
+          if (sys.observer) {
+            state.iteration = k;
+            *state.scalar("rz") = rz;
+            *state.scalar("rr") = rr;
+            *state.scalar("initial_residual") = st.initial_residual;
+            st.iteration = k;
+            st.residual = std::sqrt(rr);
+            st.elapsed_s = clock.seconds();
+            if (sys.observer->after_iteration(state, st)) {
+              result.reason = StopReason::interrupted;
+              break;
+            }
+          }
+          --k;  // the loop's ++k
+          continue;
+        }
       }
       {
         Timers::Scope t(sys.timers, "operator_apply", cells, apply_bytes);
@@ -155,12 +249,16 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
   MultigridConfig mg_;
   long check_every_;
   bool quiet_;
+  std::string persistent_;  // auto | on | off
 };
 
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "cg",
     "conjugate gradients; preconditioner from [solver.preconditioner] (none, jacobi, multigrid)",
-    {},
+    {config::key_string("persistent", std::string("auto"), {"auto", "on", "off"},
+                        "run the CG loop as one persistent kernel per chunk of iterations (PERKS; the cuda backend, an "
+                        "assembled matrix on one rank, no preconditioner): auto = where possible, on = required "
+                        "(an error otherwise), off = one backend operation at a time")},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
       const std::string pc =
           deck.has("solver.preconditioner.type") ? deck.get_string("solver.preconditioner.type") : std::string("none");
@@ -174,8 +272,12 @@ PERKSOLVE_REGISTER_SOLVER(SolverInfo{
                               "this multigrid set-up is not a valid CG preconditioner: " + why);
         }
       }
+      const std::string persistent = deck.get_string("solver.persistent");
+      if (persistent == "on" && pc != "none")
+        throw deck.error_at("solver.persistent", "persistent = \"on\" runs unpreconditioned CG only; set "
+                                                 "[solver.preconditioner] type = \"none\" or persistent = \"auto\"");
       return std::make_unique<ConjugateGradient>(pc, mg, deck.get_int("solver.stop.check_every"),
-                                                 deck.get_bool("monitor.quiet"));
+                                                 deck.get_bool("monitor.quiet"), persistent);
     }});
 
 }  // namespace

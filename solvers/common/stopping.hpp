@@ -2,6 +2,7 @@
 // divergence). A solver asks `check(state)` after each residual evaluation.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,11 +34,23 @@ struct IterationState {
   double elapsed_s = 0.0;
 };
 
+// The residual thresholds of a criterion, for solvers that test them inside a backend loop (a persistent
+// kernel): stop when ||r|| <= below, ||r|| > above, or ||r|| is not finite. The solver still calls check()
+// on the state the backend hands back, so these only decide where a backend loop ends early.
+struct ResidualThresholds {
+  double below = -1.0;
+  double above = 1e300;
+};
+
 class StoppingCriterion {
  public:
   virtual ~StoppingCriterion() = default;
   virtual StopReason check(const IterationState& s) const = 0;
   virtual std::string describe() const = 0;
+  // Narrows `t` by this criterion's residual tests for the initial residual r0 (default: none).
+  virtual void narrow(ResidualThresholds& t, double r0) const {
+    (void)t, (void)r0;
+  }
 };
 
 class MaxIterations final : public StoppingCriterion {
@@ -56,6 +69,7 @@ class RelativeResidual final : public StoppingCriterion {
   explicit RelativeResidual(double rtol) : rtol_(rtol) {}
   StopReason check(const IterationState& s) const override;
   std::string describe() const override;
+  void narrow(ResidualThresholds& t, double r0) const override { t.below = std::max(t.below, rtol_ * r0); }
 
  private:
   double rtol_;
@@ -66,6 +80,7 @@ class AbsoluteResidual final : public StoppingCriterion {
   explicit AbsoluteResidual(double atol) : atol_(atol) {}
   StopReason check(const IterationState& s) const override;
   std::string describe() const override;
+  void narrow(ResidualThresholds& t, double) const override { t.below = std::max(t.below, atol_); }
 
  private:
   double atol_;
@@ -86,6 +101,7 @@ class Divergence final : public StoppingCriterion {
   explicit Divergence(double dtol) : dtol_(dtol) {}
   StopReason check(const IterationState& s) const override;
   std::string describe() const override;
+  void narrow(ResidualThresholds& t, double r0) const override { if (r0 > 0) t.above = std::min(t.above, dtol_ * r0); }
 
  private:
   double dtol_;
@@ -100,6 +116,9 @@ class AnyOf final : public StoppingCriterion {
   }
   StopReason check(const IterationState& s) const override;
   std::string describe() const override;
+  void narrow(ResidualThresholds& t, double r0) const override {
+    for (const auto& c : all_) c->narrow(t, r0);
+  }
   long max_iterations() const;  // from the first MaxIterations member, or -1
 
  private:

@@ -411,6 +411,24 @@ def check_setup():
         if needle not in p.stdout:
             fail(f"--describe {table} lacks '{needle}':\n{p.stdout}")
     print("--describe prints solver, solver.preconditioner(.smoother/.coarse), solver.smoother, solver.coarse")
+    # Persistent CG: "on" needs unpreconditioned CG (a deck error) and a backend that has it (the Kokkos
+    # backend has none: an error naming the backend); "auto" falls back to the same loop as "off".
+    p = run([deck("cg_matrix_market.toml"), 'solver.persistent="on"'], expect=1)
+    if not re.search(r'solver\.persistent.*persistent = "on" runs unpreconditioned CG only', p.stderr):
+        fail(f"persistent on + jacobi: unexpected message:\n{p.stderr}")
+    print("persistent = on with a preconditioner: exit 1, " + p.stderr.strip().splitlines()[0])
+    p = run([deck("cg_matrix_market.toml"), 'solver.persistent="on"', 'solver.preconditioner.type="none"'], expect=1)
+    if "backend 'kokkos' has no persistent CG" not in p.stderr:
+        fail(f"persistent on, kokkos backend: unexpected message:\n{p.stderr}")
+    print("persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
+    hist = {}
+    for mode in ("auto", "off"):
+        p = run([deck("cg_matrix_market.toml"), f'solver.persistent="{mode}"', 'solver.preconditioner.type="none"',
+                 "monitor.every=1"], expect=0)
+        hist[mode] = history(p.stdout)
+    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
+        fail(f"persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
+    print(f"persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
     # CG on an indefinite matrix stops with a breakdown (exit 2).
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "indefinite.mtx")

@@ -92,6 +92,9 @@ class CudaBackend final : public Backend<Real> {
   PersistentSweeps persistent_sweeps(const Stencil& A, const PersistentSweepsRequest& q, const Field<Real>* b,
                                      Field<Real>& x, Field<Real>& y, std::span<const BoundaryFace> faces,
                                      bool homogeneous) override;
+  // Persistent CG (persistent_cg.cu): the CG loop on a CSR matrix as one cooperative kernel.
+  PersistentCg persistent_cg(const SparseMatrix<Real>& A, Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                             const PersistentCgRequest& req) override;
   bool asynchronous() const override { return true; }
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------

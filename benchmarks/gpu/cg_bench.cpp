@@ -1,0 +1,334 @@
+// Persistent CG vs non-persistent CG vs the vendor's CG (issue 6; docs/perf/persistent-cg.md), in one run,
+// unpreconditioned, per iteration, fp64 and fp32, on
+//   the test matrices (bench_matrices.hpp test_matrices(): each fits the L2 cache many times over), and
+//   laplace7_<n> / laplace27_<n> (--large-7 / --large-27; defaults 128 and 96: several times the L2 size).
+// Three CGs on the same matrix, right-hand side and start (x = 0, r = p = b):
+//   vendor      cuSPARSE SpMV + cuBLAS dot/axpy/scal with device scalars (vendor_cg.hpp; 9 launches per
+//               iteration, no host synchronisation)
+//   operations  this project's CG loop through the CUDA backend, one operation at a time (spmv, dot,
+//               cg_update, axpby; the two reductions return to the host, as in the cg solver)
+//   persistent  CudaBackend::persistent_cg: the whole loop in one cooperative kernel
+// A timed sample is a run of L iterations from the start (L = --iterations, or fewer where CG would reach
+// 1e-20 of the initial residual before: no run near breakdown); the restart is not timed. Median over
+// --reps samples. Also reported: the iterations each CG needs to reach --rtol (with checks every
+// iteration), which must agree, and the persistent kernel's blocks and on-chip fractions.
+// Classes: "fits_l2" when A + 5 vectors <= the L2 size, "larger_than_l2" when >= 3x, else "between".
+//
+//   cg_bench [--out results.json] [--iterations 100] [--reps 15] [--rtol 1e-8] [--precision both|f64|f32]
+//            [--large-7 128] [--large-27 96] [--git-revision REV]
+// Without a usable CUDA device: "SKIPPED: no CUDA device", exit 0.
+#include <cuda_runtime.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmarks/gpu/bench_common.hpp"
+#include "benchmarks/gpu/bench_matrices.hpp"
+#include "benchmarks/gpu/vendor_cg.hpp"
+#include "framework/backends/cuda/cuda_backend.hpp"
+#include "framework/operators/csr_operator.hpp"
+
+using namespace perksolve;
+using namespace perksolve::bench;
+
+namespace {
+
+struct Options {
+  std::string out, git_rev = "unknown", precision = "both";
+  long iterations = 100;
+  int reps = 15, large7 = 128, large27 = 96;
+  double rtol = 1e-8;
+};
+
+struct Record {
+  std::string matrix, precision, cls;
+  long rows = 0, nnz = 0, iterations_timed = 0;
+  double bytes = 0;  // A + 5 vectors
+  double vendor_s = 0, operations_s = 0, persistent_s = 0;
+  long it_vendor = 0, it_operations = 0, it_persistent = 0;
+  int blocks = 0;
+  double cached_r = 0, cached_q = 0, cached_x = 0;
+};
+
+CsrBlock to_block(const CsrMatrix& A) {
+  CsrBlock b;
+  b.rows = A.n;
+  b.row_ptr = A.row_ptr;
+  b.col.assign(A.col.begin(), A.col.end());
+  b.val = A.val;
+  return b;
+}
+
+FieldLayout vector_layout(long rows) {
+  FieldLayout l;
+  l.n = {static_cast<int>(rows), 1, 1};
+  l.ghost = {0, 0, 0};
+  return l;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Real>
+struct ProjectCg {
+  CudaBackend<Real>& be;
+  std::unique_ptr<SparseMatrix<Real>> A;
+  FieldPtr<Real> b, x, r, p, q;
+  double rr0 = 0;
+
+  ProjectCg(CudaBackend<Real>& backend, const CsrMatrix& M, const std::vector<Real>& rhs) : be(backend) {
+    A = be.create_sparse_matrix(to_block(M));
+    const FieldLayout l = vector_layout(M.n);
+    b = be.create_field(l);
+    x = be.create_field(l);
+    r = be.create_field(l);
+    p = be.create_field(l);
+    q = be.create_field(l);
+    be.upload(*b, rhs);
+    restart();
+  }
+  void restart() {
+    be.fill(*x, Real(0));
+    be.copy(*b, *r);
+    be.copy(*b, *p);
+    be.fill(*q, Real(0));
+    rr0 = be.dot(*r, *r);
+  }
+  // `n` iterations operation by operation; stops early when `until` (> 0) is reached at a check. Returns
+  // the iterations done (the check at the top of an iteration, like the solver).
+  long operations(long n, double until = -1.0, std::vector<double>* history = nullptr) {
+    double rr = rr0;
+    for (long k = 0; k < n; ++k) {
+      if (until > 0 && std::sqrt(rr) <= until) return k;
+      be.spmv(*A, *p, nullptr, *q);
+      const double pq = be.dot(*p, *q);
+      const double rr_new = be.cg_update(static_cast<Real>(rr / pq), *p, *q, *x, *r);
+      be.axpby(Real(1), *r, static_cast<Real>(rr_new / rr), *p);
+      rr = rr_new;
+      if (history) history->push_back(rr);
+    }
+    return n;
+  }
+  PersistentCg persistent(long n, double until = -1.0) {
+    PersistentCgRequest req;
+    req.iterations = n;
+    req.rr = rr0;
+    req.check_every = until > 0 ? 1 : 0;
+    req.stop_abs = until;
+    return be.persistent_cg(*A, *x, *r, *p, *q, req);
+  }
+};
+
+template <class Real>
+Record run_matrix(CudaBackend<Real>& be, const std::string& name, const CsrMatrix& M, const Options& o, double l2_bytes) {
+  Record rec;
+  rec.matrix = name;
+  rec.precision = sizeof(Real) == 8 ? "f64" : "f32";
+  rec.rows = M.n;
+  rec.nnz = M.nnz();
+  rec.bytes = static_cast<double>(M.nnz()) * (sizeof(Real) + 4) + 4.0 * static_cast<double>(M.n + 1) +
+              5.0 * sizeof(Real) * static_cast<double>(M.n);
+  rec.cls = rec.bytes <= l2_bytes ? "fits_l2" : rec.bytes >= 3 * l2_bytes ? "larger_than_l2" : "between";
+  std::vector<Real> rhs(static_cast<std::size_t>(M.n));
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> d(0.5, 1.5);
+  for (auto& v : rhs) v = static_cast<Real>(d(rng));
+
+  ProjectCg<Real> pcg(be, M, rhs);
+  VendorCg<Real> vendor(M, be.stream());
+  // Iterations to --rtol, each CG with checks every iteration.
+  const double until = o.rtol * std::sqrt(pcg.rr0);
+  const long cap = 20 * M.n + 100;
+  rec.it_operations = pcg.operations(cap, until);
+  pcg.restart();
+  const PersistentCg pr = pcg.persistent(cap, until);
+  rec.it_persistent = pr.iterations;
+  std::vector<Real> xs;
+  rec.it_vendor = vendor.solve(rhs, xs, o.rtol, cap, 1).iterations;
+  rec.blocks = pr.blocks;
+  rec.cached_r = pr.cached_r;
+  rec.cached_q = pr.cached_q;
+  rec.cached_x = pr.cached_x;
+
+  // Timed runs: L iterations from the start, L short of the residual falling to 1e-20 (1e-10 in fp32).
+  pcg.restart();
+  std::vector<double> hist;
+  pcg.operations(o.iterations, -1.0, &hist);
+  long L = o.iterations;
+  const double floor_rr = pcg.rr0 * (sizeof(Real) == 8 ? 1e-40 : 1e-20);
+  for (std::size_t i = 0; i < hist.size(); ++i)
+    if (!(hist[i] > floor_rr)) {
+      L = std::max<long>(2, static_cast<long>(i));
+      break;
+    }
+  rec.iterations_timed = L;
+  auto sample = [&](const std::function<void()>& reset, const std::function<void()>& run) {
+    std::vector<double> t;
+    for (int i = 0; i < o.reps + 2; ++i) {
+      reset();
+      be.fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      run();
+      be.fence();
+      if (i >= 2) t.push_back(seconds_since(t0) / static_cast<double>(L));
+    }
+    return median(t);
+  };
+  rec.operations_s = sample([&] { pcg.restart(); }, [&] { pcg.operations(L); });
+  rec.persistent_s = sample([&] { pcg.restart(); }, [&] { pcg.persistent(L); });
+  std::vector<double> vt;
+  for (int i = 0; i < std::max(3, o.reps / 3); ++i) vt.push_back(vendor.seconds_per_iteration(rhs, L));
+  rec.vendor_s = median(vt);
+  return rec;
+}
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0.0;
+  double s = 0.0;
+  for (double x : v) s += std::log(x);
+  return std::exp(s / static_cast<double>(v.size()));
+}
+
+int usage(const char* msg) {
+  std::fprintf(stderr, "cg_bench: %s\nusage: cg_bench [--out FILE.json] [--iterations L] [--reps R] [--rtol T] "
+               "[--precision both|f64|f32] [--large-7 N] [--large-27 N] [--git-revision REV]\n", msg);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) { MPI_Finalize(); return usage(("missing value after " + a).c_str()); }
+    const std::string v = argv[++i];
+    try {
+      if (a == "--out") o.out = v;
+      else if (a == "--git-revision") o.git_rev = v;
+      else if (a == "--precision") o.precision = v;
+      else if (a == "--iterations") o.iterations = std::stol(v);
+      else if (a == "--reps") o.reps = std::stoi(v);
+      else if (a == "--rtol") o.rtol = std::stod(v);
+      else if (a == "--large-7") o.large7 = std::stoi(v);
+      else if (a == "--large-27") o.large27 = std::stoi(v);
+      else { MPI_Finalize(); return usage(("unknown option " + a).c_str()); }
+    } catch (const std::exception&) {
+      MPI_Finalize();
+      return usage(("bad value '" + v + "' for " + a).c_str());
+    }
+  }
+  if (o.iterations < 2 || o.reps < 1 || !(o.rtol > 0) || (o.precision != "both" && o.precision != "f64" && o.precision != "f32")) {
+    MPI_Finalize();
+    return usage("--iterations >= 2, --reps >= 1, --rtol > 0, --precision both|f64|f32");
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    MPI_Finalize();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  PERKSOLVE_BENCH_CK(cudaGetDeviceProperties(&prop, 0));
+  const double l2 = static_cast<double>(prop.l2CacheSize);
+  std::printf("cg_bench on %s (L2 %.0f MB), L = %ld iterations per sample, %d samples\n", prop.name, l2 / 1e6,
+              o.iterations, o.reps);
+
+  std::vector<std::pair<std::string, CsrMatrix>> mats = test_matrices();
+  if (o.large7 > 0) mats.emplace_back(laplace7_name(o.large7), laplace7(o.large7));
+  if (o.large27 > 0) mats.emplace_back(laplace27_name(o.large27), laplace27(o.large27));
+
+  std::vector<Record> recs;
+  std::printf("%-22s %-4s %-14s %9s %6s | %10s %10s %10s | %8s %8s | %5s %5s %5s | %5s %5s %5s %5s\n", "matrix", "prec",
+              "class", "rows", "L", "vendor us", "ops us", "pers us", "x vendor", "x ops", "it_v", "it_o", "it_p",
+              "blk", "r%", "q%", "x%");
+  auto report = [&](const Record& r) {
+    std::printf("%-22s %-4s %-14s %9ld %6ld | %10.2f %10.2f %10.2f | %8.2f %8.2f | %5ld %5ld %5ld | %5d %5.0f %5.0f %5.0f\n",
+                r.matrix.c_str(), r.precision.c_str(), r.cls.c_str(), r.rows, r.iterations_timed, r.vendor_s * 1e6,
+                r.operations_s * 1e6, r.persistent_s * 1e6, r.vendor_s / r.persistent_s, r.operations_s / r.persistent_s,
+                r.it_vendor, r.it_operations, r.it_persistent, r.blocks, 100 * r.cached_r, 100 * r.cached_q,
+                100 * r.cached_x);
+    std::fflush(stdout);
+    recs.push_back(r);
+  };
+  try {
+    for (const auto& [name, M] : mats) {
+      if (o.precision != "f32") {
+        CudaBackend<double> be(MPI_COMM_WORLD);
+        report(run_matrix<double>(be, name, M, o, l2));
+      }
+      if (o.precision != "f64") {
+        CudaBackend<float> be(MPI_COMM_WORLD);
+        report(run_matrix<float>(be, name, M, o, l2));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cg_bench: %s\n", e.what());
+    MPI_Finalize();
+    return 1;
+  }
+
+  // Geometric means of the speed-ups per class and precision.
+  std::printf("\nspeed-up of the persistent CG per iteration (geometric mean):\n");
+  struct Summary {
+    std::string cls, precision;
+    double over_vendor, over_operations;
+    int count;
+  };
+  std::vector<Summary> sums;
+  for (const std::string cls : {"fits_l2", "larger_than_l2", "between"})
+    for (const std::string prec : {"f64", "f32"}) {
+      std::vector<double> v, op;
+      for (const Record& r : recs)
+        if (r.cls == cls && r.precision == prec) {
+          v.push_back(r.vendor_s / r.persistent_s);
+          op.push_back(r.operations_s / r.persistent_s);
+        }
+      if (v.empty()) continue;
+      sums.push_back({cls, prec, geomean(v), geomean(op), static_cast<int>(v.size())});
+      std::printf("  %-15s %s: %.2fx over the vendor CG, %.2fx over the operation-by-operation CG (%zu matrices)\n",
+                  cls.c_str(), prec.c_str(), geomean(v), geomean(op), v.size());
+    }
+
+  if (!o.out.empty()) {
+    std::ofstream f(o.out);
+    json_run_header(f, "cg_bench", prop.name, o.git_rev, command_line(argc, argv));
+    f << ",\n  \"l2_bytes\": " << prop.l2CacheSize << ",\n  \"iterations_per_sample\": " << o.iterations
+      << ",\n  \"reps\": " << o.reps << ",\n  \"rtol\": " << o.rtol
+      << ",\n  \"time_model\": \"seconds per CG iteration: median over samples of (wall time of L iterations from "
+         "x = 0) / L; vendor: cudaEvents around L iterations\",\n  \"records\": [\n";
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      const Record& r = recs[i];
+      f << "    {\"case\": \"" << json_escape(r.matrix) << "\", \"precision\": \"" << r.precision << "\", \"class\": \""
+        << r.cls << "\", \"rows\": " << r.rows << ", \"nnz\": " << r.nnz << ", \"bytes_a_plus_5_vectors\": " << r.bytes
+        << ", \"iterations_timed\": " << r.iterations_timed << ", \"vendor_s_per_iteration\": " << r.vendor_s
+        << ", \"operations_s_per_iteration\": " << r.operations_s << ", \"persistent_s_per_iteration\": "
+        << r.persistent_s << ", \"persistent_over_vendor\": " << r.vendor_s / r.persistent_s
+        << ", \"persistent_over_operations\": " << r.operations_s / r.persistent_s
+        << ", \"iterations_to_rtol\": {\"vendor\": " << r.it_vendor << ", \"operations\": " << r.it_operations
+        << ", \"persistent\": " << r.it_persistent << "}, \"blocks\": " << r.blocks
+        << ", \"on_chip_fraction\": {\"r\": " << r.cached_r << ", \"q\": " << r.cached_q << ", \"x\": " << r.cached_x
+        << "}}" << (i + 1 < recs.size() ? "," : "") << "\n";
+    }
+    f << "  ],\n  \"summary\": [\n";
+    for (std::size_t i = 0; i < sums.size(); ++i)
+      f << "    {\"class\": \"" << sums[i].cls << "\", \"precision\": \"" << sums[i].precision
+        << "\", \"geomean_persistent_over_vendor\": " << sums[i].over_vendor
+        << ", \"geomean_persistent_over_operations\": " << sums[i].over_operations << ", \"matrices\": " << sums[i].count
+        << "}" << (i + 1 < sums.size() ? "," : "") << "\n";
+    f << "  ]\n}\n";
+    std::printf("wrote %s\n", o.out.c_str());
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,491 @@
+// Persistent CG (PERKS, issue 6; docs/perf/persistent-cg.md): the whole unpreconditioned CG loop on a CSR
+// matrix as ONE cooperative kernel (CudaBackend::persistent_cg).
+//
+// Work split (computed once per matrix and block count, kept in CudaCsr):
+//   - Blocks own contiguous row ranges cut along the merge path of (row ends, non-zeros) (Merrill &
+//     Garland): every block gets the same number of rows + non-zeros, rounded to a row boundary, so a
+//     block's rows are complete in the block and it can keep their vectors on chip.
+//   - Inside a block the SpMV is merge-based: each tile of kCgThreads * kCgItems merge items is split into
+//     equal per-thread pieces (diagonal search), so long and short rows cost the same per thread. A row cut
+//     by a thread or tile boundary is finished by adding the carried partial sums in thread order (a fixed
+//     order: the result is deterministic).
+// One iteration, three device-wide barriers:
+//   A  q = A p over the block's rows, p.q partial          | barrier | p.q summed by every block
+//   B  x += alpha p, r -= alpha q, r.r partial             | barrier | r.r summed by every block
+//   C  p = r + beta p                                      | barrier (the next SpMV gathers p)
+// Every block sums the per-block partials in the same order, so all blocks take the same decisions
+// (breakdown, thresholds) from bit-identical scalars. With one block the barriers are block barriers.
+// On-chip caching by access count (the paper's argument, r before A): per iteration r is read twice and
+// written once, q (= A p) written and read once, x read and written once, A read once. So shared memory
+// holds, for the first rows of each block, r first, then q, then x; p stays in global memory because other
+// blocks gather it.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "framework/backends/cuda/cuda_csr.cuh"
+#include "framework/backends/cuda/cuda_ops.cuh"
+
+namespace perksolve {
+
+using namespace cuda_ops;
+namespace cgrp = cooperative_groups;
+
+namespace {
+
+constexpr int kCgThreads = 512;
+constexpr int kCgItems = 8;  // merge items (one non-zero or one row end) per thread and tile
+constexpr int kCgTile = kCgThreads * kCgItems;
+constexpr int kCgWarps = kCgThreads / 32;
+
+template <class Real>
+struct CgArgs {
+  const int* rp;
+  const int* ci;
+  const Real* v;
+  const int* block_row;  // gridDim.x + 1 entries
+  Real* x;
+  Real* r;
+  Real* p;
+  Real* q;
+  double* part_pq;  // gridDim.x
+  double* part_rr;  // gridDim.x
+  double* history;  // r.r after each iteration
+  double* result;   // iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
+  long iterations, first;
+  double rr;
+  int check_every;
+  double stop_rel, stop_abs, stop_div;
+  int cache_r, cache_q, cache_x;  // rows (of each block, from its first) kept in shared memory
+  int cache_p;                    // 1: p lives in shared memory (one block only: no other block gathers it)
+  int cache_a;                    // 1: the block's rows of A (row ends, columns, values) live in shared memory
+  int cache_a_nnz, cache_a_rows;  // capacity of the matrix cache (entries, rows)
+  int stage;                      // 1 (matrix not cached; PERKSOLVE_CUDA_CG_STAGE=1): each tile's entries are
+                                  // staged through shared memory with coalesced loads before the walk
+};
+
+// The merge-path row of diagonal d: the first local row whose end lies at or beyond (row, d - row).
+__device__ __forceinline__ int merge_row(long d, int nb, int nnzb, const int* __restrict__ rp, int rp_base) {
+  int lo = static_cast<int>(max(0L, d - nnzb)), hi = static_cast<int>(min(d, static_cast<long>(nb)));
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (rp[mid] - rp_base <= d - mid - 1) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+__device__ __forceinline__ void device_barrier(cgrp::grid_group& grid) {
+  if (gridDim.x == 1) __syncthreads();
+  else grid.sync();
+}
+
+// Sum over the block in a fixed order; the result is returned to every thread. `red` has kCgWarps + 1 slots.
+__device__ __forceinline__ double block_total(double v, double* red) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    double s = lane < kCgWarps ? red[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (lane == 0) red[kCgWarps] = s;
+  }
+  __syncthreads();
+  const double total = red[kCgWarps];
+  __syncthreads();  // red may be reused at once
+  return total;
+}
+
+// Sum of the per-block partials, in the same order in every block (called after a device barrier).
+__device__ __forceinline__ double grid_total(const double* part, double* red) {
+  if (threadIdx.x < 32) {
+    double s = 0.0;
+    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += 32) s += __ldcg(part + b);
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) red[kCgWarps] = s;
+  }
+  __syncthreads();
+  const double total = red[kCgWarps];
+  __syncthreads();
+  return total;
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgArgs<Real> a) {
+  cgrp::grid_group grid = cgrp::this_grid();
+  __shared__ double red[kCgWarps + 1];
+  __shared__ Real carry_val[kCgThreads];
+  __shared__ int carry_row[kCgThreads];
+  __shared__ Real tile_carry_val;
+  __shared__ int tile_carry_row, tile_row0, tile_j0, tile_j1;
+  extern __shared__ __align__(16) unsigned char cg_dynamic[];
+  Real* const cr = reinterpret_cast<Real*>(cg_dynamic);
+  Real* const cq = cr + a.cache_r;
+  Real* const cx = cq + a.cache_q;
+  Real* const cp = cx + a.cache_x;                           // cache_p: all rows
+  // Values and columns: the block's whole matrix (cache_a) or one tile's entries (stage).
+  const int vcap = a.cache_a ? a.cache_a_nnz : a.stage ? kCgTile : 0;
+  Real* const cv = cp + (a.cache_p ? a.cache_r : 0);
+  int* const cci = reinterpret_cast<int*>(cv + vcap);
+  int* const crp = cci + vcap;  // cache_a: row ends, local to the block's first entry
+
+  const int t = threadIdx.x;
+  const int R0 = a.block_row[blockIdx.x], R1 = a.block_row[blockIdx.x + 1];
+  const int nb = R1 - R0;
+  const int nz0 = a.rp[R0], nnzb = a.rp[R1] - nz0;
+  const long items = static_cast<long>(nb) + nnzb;
+  const int kr = min(a.cache_r, nb), kq = min(a.cache_q, nb), kx = min(a.cache_x, nb);
+  Real* const gx = a.x + R0;
+  Real* const gr = a.r + R0;
+  Real* const gq = a.q + R0;
+  // The matrix and p through generic pointers: shared memory when cached, global memory otherwise.
+  if (a.cache_a) {
+    for (int i = t; i < nb; i += kCgThreads) crp[i] = a.rp[R0 + 1 + i] - nz0;
+    for (int e = t; e < nnzb; e += kCgThreads) {
+      cci[e] = a.ci[nz0 + e];
+      cv[e] = a.v[nz0 + e];
+    }
+  }
+  const int* __restrict__ rp = a.cache_a ? crp : a.rp + R0 + 1;  // rp[i] - rp_base: end of local row i
+  const int rp_base = a.cache_a ? 0 : nz0;
+  const int* __restrict__ ci = a.cache_a ? cci : a.ci + nz0;
+  const Real* __restrict__ v = a.cache_a ? cv : a.v + nz0;
+  Real* const p = a.cache_p ? cp : a.p + R0;
+  if (a.cache_p)
+    for (int i = t; i < nb; i += kCgThreads) cp[i] = a.p[R0 + i];
+  for (int i = t; i < kr; i += kCgThreads) cr[i] = gr[i];
+  for (int i = t; i < kx; i += kCgThreads) cx[i] = gx[i];
+  __syncthreads();
+
+  double rr = a.rr;
+  long k = a.first;
+  const long last = a.first + a.iterations;
+  int stop = 0;
+  double pq = 0.0;
+  while (k < last) {
+    // ---- A: q = A p (merge-based, tile by tile), p.q ----------------------------------------------
+    double dot = 0.0;
+    if (t == 0) tile_carry_row = -1;
+    __syncthreads();
+    for (long D0 = 0; D0 < items; D0 += kCgTile) {
+      long d = min(items, D0 + static_cast<long>(t) * kCgItems);
+      const long dend = min(items, d + kCgItems);
+      int i = merge_row(d, nb, nnzb, rp, rp_base);
+      int j = static_cast<int>(d - i);
+      const int in_row = tile_carry_row;  // read before the barriers below; rewritten after them
+      const Real in_val = tile_carry_val;
+      if (t == 0) {
+        tile_row0 = i;
+        tile_j0 = j;
+      }
+      int jb = 0, jlimit = nnzb;  // entry e of the block is at vsrc[e - jb], e < jlimit
+      const Real* vsrc = v;
+      const int* csrc = ci;
+      if (a.stage) {
+        if (t == kCgThreads - 1) tile_j1 = static_cast<int>(dend - merge_row(dend, nb, nnzb, rp, rp_base));
+        __syncthreads();
+        jb = tile_j0;
+        jlimit = tile_j1;
+        for (int e = t; e < jlimit - jb; e += kCgThreads) {
+          cv[e] = v[jb + e];
+          cci[e] = ci[jb + e];
+        }
+        __syncthreads();
+        vsrc = cv;
+        csrc = cci;
+      }
+      const int steps = static_cast<int>(dend - d);
+      // A piece has at most kCgItems entries and row ends: load them all first (independent loads in
+      // flight), then walk the merge path over registers (shifted, so every index is static).
+      Real prod[kCgItems];
+      int end[kCgItems + 1];
+#pragma unroll
+      for (int u = 0; u < kCgItems; ++u) {
+        const int e = j + u;
+        prod[u] = e < jlimit && u < steps ? vsrc[e - jb] * p[csrc[e - jb] - R0] : Real(0);
+      }
+#pragma unroll
+      for (int u = 0; u <= kCgItems; ++u) end[u] = i + u < nb && u <= steps ? rp[i + u] - rp_base : nnzb;
+      Real acc = Real(0);
+#pragma unroll
+      for (int s = 0; s < kCgItems; ++s) {
+        if (s < steps) {
+          if (j < end[0]) {
+            acc += prod[0];
+            ++j;
+#pragma unroll
+            for (int u = 0; u + 1 < kCgItems; ++u) prod[u] = prod[u + 1];
+          } else {  // row i ends here: this thread's part of it
+            if (i < kq) cq[i] = acc;
+            else gq[i] = acc;
+            acc = Real(0);
+            ++i;
+#pragma unroll
+            for (int u = 0; u < kCgItems; ++u) end[u] = end[u + 1];
+          }
+        }
+      }
+      carry_row[t] = i;
+      carry_val[t] = acc;
+      __syncthreads();
+      // Fix-up: rows cut by thread boundaries get the carried parts in thread order.
+      const int i0 = tile_row0, i1 = carry_row[kCgThreads - 1];
+      const int row = carry_row[t];
+      if (t == 0 && in_row >= 0 && in_row != row && in_row < nb) {
+        if (in_row < kq) cq[in_row] += in_val;
+        else gq[in_row] += in_val;
+      }
+      if (row >= nb) {  // threads past the block's last item: nothing carried (and a run of them is long)
+        if (t == 0 || carry_row[t - 1] != row) tile_carry_row = -1;
+      } else if (t == 0 || carry_row[t - 1] != row) {
+        Real s = (t == 0 && in_row == row) ? in_val : Real(0);
+        int u = t;
+        for (; u < kCgThreads && carry_row[u] == row; ++u) s += carry_val[u];
+        if (u == kCgThreads) {  // still open at the tile's end: carried into the next tile
+          tile_carry_row = row;
+          tile_carry_val = s;
+        } else {
+          if (row < kq) cq[row] += s;
+          else gq[row] += s;
+        }
+      }
+      __syncthreads();
+      for (int r = i0 + t; r < i1; r += kCgThreads)
+        dot += static_cast<double>(p[r]) * static_cast<double>(r < kq ? cq[r] : gq[r]);
+    }
+    const double dot_block = block_total(dot, red);
+    if (t == 0) a.part_pq[blockIdx.x] = dot_block;
+    device_barrier(grid);
+    pq = grid_total(a.part_pq, red);
+    if (!(pq > 0.0) || !isfinite(pq)) {
+      stop = 2;
+      break;
+    }
+    // ---- B: x += alpha p, r -= alpha q, r.r -------------------------------------------------------
+    const Real alpha = static_cast<Real>(rr / pq);
+    double acc_rr = 0.0;
+    for (int i = t; i < nb; i += kCgThreads) {
+      const Real pi = p[i];
+      if (i < kx) cx[i] += alpha * pi;
+      else gx[i] += alpha * pi;
+      const Real qi = i < kq ? cq[i] : gq[i];
+      const Real ri = (i < kr ? cr[i] : gr[i]) - alpha * qi;
+      if (i < kr) cr[i] = ri;
+      else gr[i] = ri;
+      acc_rr += static_cast<double>(ri) * static_cast<double>(ri);
+    }
+    const double rr_block = block_total(acc_rr, red);
+    if (t == 0) a.part_rr[blockIdx.x] = rr_block;
+    device_barrier(grid);
+    const double rr_new = grid_total(a.part_rr, red);
+    // ---- C: p = r + beta p -----------------------------------------------------------------------
+    const Real beta = static_cast<Real>(rr_new / rr);
+    for (int i = t; i < nb; i += kCgThreads) p[i] = Real(1) * (i < kr ? cr[i] : gr[i]) + beta * p[i];
+    rr = rr_new;
+    ++k;
+    if (blockIdx.x == 0 && t == 0) a.history[k - 1 - a.first] = rr;
+    const double res = sqrt(rr);
+    if (!isfinite(res) || (a.check_every > 0 && k % a.check_every == 0 &&
+                           (res <= a.stop_abs || res <= a.stop_rel || res > a.stop_div))) {
+      stop = 1;
+      break;
+    }
+    if (k < last) device_barrier(grid);  // the next SpMV gathers p from every block
+  }
+  __syncthreads();
+  for (int i = t; i < kr; i += kCgThreads) gr[i] = cr[i];
+  for (int i = t; i < kx; i += kCgThreads) gx[i] = cx[i];
+  if (a.cache_p)
+    for (int i = t; i < nb; i += kCgThreads) a.p[R0 + i] = cp[i];
+  if (blockIdx.x == 0 && t == 0) {
+    a.result[0] = static_cast<double>(k - a.first);
+    a.result[1] = stop;
+    a.result[2] = rr;
+    a.result[3] = pq;
+  }
+}
+
+// Block b starts at the first row whose merge-path coordinate reaches b / blocks of the rows + non-zeros.
+std::vector<int> merge_path_block_rows(const std::vector<int>& row_ptr, int blocks) {
+  const long rows = static_cast<long>(row_ptr.size()) - 1, nnz = row_ptr.back();
+  const long total = rows + nnz;
+  std::vector<int> start(blocks + 1);
+  for (int b = 0; b <= blocks; ++b) {
+    const long d = total * b / blocks;
+    long lo = std::max(0L, d - nnz), hi = std::min(d, rows);
+    while (lo < hi) {
+      const long mid = (lo + hi) / 2;
+      if (row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
+      else hi = mid;
+    }
+    start[b] = static_cast<int>(lo);
+  }
+  start[0] = 0;
+  start[blocks] = static_cast<int>(rows);
+  for (int b = 1; b <= blocks; ++b) start[b] = std::max(start[b], start[b - 1]);
+  return start;
+}
+
+}  // namespace
+
+template <class Real>
+PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Field<Real>& x, Field<Real>& r,
+                                              Field<Real>& p, Field<Real>& q, const PersistentCgRequest& req) {
+  PersistentCg res;
+  CudaCsr<Real>& A = const_cast<CudaCsr<Real>&>(as_csr(Am));
+  const long n = A.rows();
+  for (Field<Real>* f : {&x, &r, &p, &q}) require_vector(f->layout(), n, "persistent_cg");
+  if (n <= 0 || A.ghost_cols() > 0 || req.iterations <= 0 || builder_) return res;
+  PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
+  auto kernel = persistent_cg_kernel<Real>;
+
+  // Blocks: enough tiles to go round, at most what is co-resident (never over-subscribed).
+  // Device attributes one by one: cudaGetDeviceProperties costs about a millisecond per call.
+  int smem_per_sm = 0, smem_optin = 0;
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_));
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+  const int want_per_sm = req.blocks_per_sm > 0 ? req.blocks_per_sm : 2;
+  const long items = n + A.nnz();
+  long blocks = std::min<long>((items + kCgTile - 1) / kCgTile, static_cast<long>(want_per_sm) * sm_count_);
+  if (req.max_blocks > 0) blocks = std::min<long>(blocks, req.max_blocks);
+  blocks = std::max(1L, std::min<long>(blocks, cuda_detail::kMaxPartials / 2));
+  if (A.cg_blocks != blocks) {
+    const std::vector<int> start = merge_path_block_rows(A.host_row_ptr, static_cast<int>(blocks));
+    A.cg_block_start = start;
+    if (A.cg_block_row) PERKSOLVE_CUDA_CHECK(cudaFree(A.cg_block_row));
+    A.cg_block_row = device_copy(start, stream_);
+    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    A.cg_blocks = static_cast<int>(blocks);
+    A.cg_max_rows = 0;
+    A.cg_max_nnz = 0;
+    for (long b = 0; b < blocks; ++b) {
+      A.cg_max_rows = std::max(A.cg_max_rows, start[b + 1] - start[b]);
+      A.cg_max_nnz = std::max(A.cg_max_nnz, A.host_row_ptr[start[b + 1]] - A.host_row_ptr[start[b]]);
+    }
+  }
+
+  // Shared memory per block: what the SM offers divided among the co-resident blocks, less the static part
+  // and the 1 KB the runtime reserves per block.
+  cudaFuncAttributes attr{};
+  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const long per_sm_blocks = (blocks + sm_count_ - 1) / sm_count_;
+  long spare = static_cast<long>(smem_per_sm) / per_sm_blocks - 1024 - static_cast<long>(attr.sharedSizeBytes);
+  spare = std::min<long>(spare, static_cast<long>(smem_optin) - static_cast<long>(attr.sharedSizeBytes));
+  // The tile staging buffer comes first (unless the whole matrix is cached, decided below).
+  constexpr long kStageBytes = static_cast<long>(kCgTile) * static_cast<long>(sizeof(Real) + sizeof(int));
+  // Off by default: measured slower on large matrices (docs/perf/persistent-cg.md); PERKSOLVE_CUDA_CG_STAGE=1
+  // turns it on (tuning).
+  static const bool stage_on = [] {
+    const char* e = std::getenv("PERKSOLVE_CUDA_CG_STAGE");
+    return e && std::string(e) == "1";
+  }();
+  if (stage_on) spare -= kStageBytes;
+  if (req.cache_bytes >= 0) spare = std::min<long>(spare, req.cache_bytes);
+  // Priority by accesses per iteration and byte: p when one block does everything (every gather), r, A p,
+  // x, then the block's rows of A (read once per iteration, 12-16 bytes per entry).
+  long budget = std::max(0L, spare) / static_cast<long>(sizeof(Real));
+  const long rows_max = A.cg_max_rows;
+  const long cache_p = blocks == 1 && budget >= 2 * rows_max ? 1 : 0;  // with r: the kernel sizes p's slot as r's
+  if (cache_p) budget -= rows_max;
+  const long cache_r = std::min(rows_max, budget);
+  budget -= cache_r;
+  const long cache_q = std::min(rows_max, budget);
+  budget -= cache_q;
+  const long cache_x = std::min(rows_max, budget);
+  budget -= cache_x;
+  // The matrix as a whole per block or not at all (values + int columns + int row ends).
+  const long a_bytes = A.cg_max_nnz * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
+  // (The staging buffer's bytes are free for it: a cached matrix needs no staging.)
+  const long cache_a =
+      req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + kStageBytes >= a_bytes + 16 ? 1 : 0;
+  const long stage = cache_a || !stage_on ? 0 : 1;
+  const std::size_t smem =
+      static_cast<std::size_t>(cache_r + cache_q + cache_x + (cache_p ? cache_r : 0)) * sizeof(Real) +
+      (cache_a ? static_cast<std::size_t>(a_bytes) : 0) + (stage ? kStageBytes : 0);
+  if (cache_p && cache_r < rows_max) return res;  // cannot happen: p is cached only when everything fits
+  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  int per_sm = 0;
+  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kCgThreads, smem));
+  if (per_sm <= 0 || blocks > static_cast<long>(per_sm) * sm_count_) return res;  // cannot be co-resident
+
+  // Device scratch: partials of p.q and r.r, the r.r history, the result.
+  const std::size_t hist_bytes = static_cast<std::size_t>(req.iterations) * sizeof(double);
+  ensure_device_scratch(hist_bytes + 8 * sizeof(double));
+  double* history = static_cast<double*>(scratch_dev_);
+  double* result = history + req.iterations;
+  CgArgs<Real> args{};
+  args.rp = A.row_ptr;
+  args.ci = A.col;
+  args.v = A.val;
+  args.block_row = A.cg_block_row;
+  args.x = as_cuda(x).data();
+  args.r = as_cuda(r).data();
+  args.p = as_cuda(p).data();
+  args.q = as_cuda(q).data();
+  args.part_pq = partials_;
+  args.part_rr = partials_ + cuda_detail::kMaxPartials / 2;
+  args.history = history;
+  args.result = result;
+  args.iterations = req.iterations;
+  args.first = req.first;
+  args.rr = req.rr;
+  args.check_every = req.check_every;
+  args.stop_rel = req.stop_rel;
+  args.stop_abs = req.stop_abs;
+  args.stop_div = req.stop_div;
+  args.cache_r = static_cast<int>(cache_r);
+  args.cache_q = static_cast<int>(cache_q);
+  args.cache_x = static_cast<int>(cache_x);
+  args.cache_p = static_cast<int>(cache_p);
+  args.cache_a = static_cast<int>(cache_a);
+  args.cache_a_nnz = static_cast<int>(A.cg_max_nnz);
+  args.cache_a_rows = static_cast<int>(rows_max);
+  args.stage = static_cast<int>(stage);
+  void* params[] = {&args};
+  PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                                                   dim3(kCgThreads), params, smem, stream_));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("persistent_cg_kernel");
+  double head[4];
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(head, result, sizeof(head), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  res.ran = true;
+  res.iterations = static_cast<long>(head[0]);
+  res.stop = head[1] == 2.0 ? PersistentCgStop::breakdown
+             : head[1] == 1.0 ? PersistentCgStop::threshold
+                              : PersistentCgStop::budget;
+  res.rr = head[2];
+  res.pq = head[3];
+  res.rr_history.resize(static_cast<std::size_t>(res.iterations));
+  if (res.iterations > 0)
+    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), history, res.rr_history.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost));
+  res.blocks = static_cast<int>(blocks);
+  res.threads = kCgThreads;
+  const std::vector<int>& start = A.cg_block_start;
+  long kept[3] = {0, 0, 0};
+  for (long b = 0; b < blocks; ++b) {
+    const long nb = start[b + 1] - start[b];
+    kept[0] += std::min(nb, cache_r);
+    kept[1] += std::min(nb, cache_q);
+    kept[2] += std::min(nb, cache_x);
+  }
+  res.cached_r = static_cast<double>(kept[0]) / static_cast<double>(n);
+  res.cached_q = static_cast<double>(kept[1]) / static_cast<double>(n);
+  res.cached_x = static_cast<double>(kept[2]) / static_cast<double>(n);
+  res.cached_p = cache_p != 0;
+  res.cached_a = cache_a != 0;
+  return res;
+}
+
+template PersistentCg CudaBackend<float>::persistent_cg(const SparseMatrix<float>&, Field<float>&, Field<float>&,
+                                                        Field<float>&, Field<float>&, const PersistentCgRequest&);
+template PersistentCg CudaBackend<double>::persistent_cg(const SparseMatrix<double>&, Field<double>&, Field<double>&,
+                                                         Field<double>&, Field<double>&, const PersistentCgRequest&);
+
+}  // namespace perksolve

@@ -1,0 +1,300 @@
+// GPU tests of the persistent CG (CudaBackend::persistent_cg, framework/backends/cuda/persistent_cg.cu):
+// the one-kernel CG loop against the same loop run operation by operation on the same backend (spmv, dot,
+// cg_update, axpby), on random SPD matrices whose rows cross thread, tile and block boundaries, with the
+// on-chip caches off, partial and full, and several block counts; its in-kernel stopping (thresholds,
+// breakdown); and whole solves with solver.persistent = "on" against the Kokkos backend. The SpMV sums
+// rows in another order (merge-path carries) and the reductions are per block, so iterates agree to
+// rounding, not bit for bit. Without a CUDA device every test calls GTEST_SKIP().
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "framework/config/deck.hpp"
+#include "framework/operators/csr_operator.hpp"
+#include "framework/runtime/run.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
+
+namespace perksolve {
+namespace {
+
+// A symmetric, strictly diagonally dominant (so SPD) matrix: a 3D 7-point pattern on an n^3 grid with
+// random off-diagonal weights, plus `dense` rows/columns coupled to everything (an "arrow"), whose rows
+// are longer than a tile of merge items.
+CsrBlock spd_block(int n, int dense, unsigned seed) {
+  const long rows = static_cast<long>(n) * n * n;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> w(0.1, 1.0);
+  std::vector<std::vector<std::pair<int, double>>> entries(static_cast<std::size_t>(rows));
+  auto couple = [&](long a, long b, double v) {
+    entries[a].emplace_back(static_cast<int>(b), -v);
+    entries[b].emplace_back(static_cast<int>(a), -v);
+  };
+  for (long e = 0; e < rows; ++e) {
+    const long i = e % n, j = (e / n) % n, k = e / (static_cast<long>(n) * n);
+    if (i + 1 < n) couple(e, e + 1, w(rng));
+    if (j + 1 < n) couple(e, e + n, w(rng));
+    if (k + 1 < n) couple(e, e + static_cast<long>(n) * n, w(rng));
+  }
+  for (int d = 0; d < dense; ++d) {
+    const long a = (d * 7919L) % rows;
+    for (long e = 0; e < rows; ++e)
+      if (e != a && (e % 3 == 0)) couple(a, e, 0.01 * w(rng));
+  }
+  CsrBlock b;
+  b.rows = rows;
+  b.row_ptr.push_back(0);
+  for (long r = 0; r < rows; ++r) {
+    auto& row = entries[r];
+    std::sort(row.begin(), row.end());
+    double off = 0.0;
+    for (auto& [c, v] : row) off += std::abs(v);
+    row.emplace_back(static_cast<int>(r), off + 0.05 + 0.5 * w(rng));
+    std::sort(row.begin(), row.end());
+    // merge duplicates (dense rows may couple to a neighbour twice)
+    std::vector<std::pair<int, double>> merged;
+    for (auto& [c, v] : row) {
+      if (!merged.empty() && merged.back().first == c) merged.back().second += v;
+      else merged.emplace_back(c, v);
+    }
+    for (auto& [c, v] : merged) {
+      b.col.push_back(c);
+      b.val.push_back(v);
+    }
+    b.row_ptr.push_back(static_cast<long>(b.col.size()));
+  }
+  return b;
+}
+
+FieldLayout vector_layout(long rows) {
+  FieldLayout l;
+  l.n = {static_cast<int>(rows), 1, 1};
+  l.ghost = {0, 0, 0};
+  return l;
+}
+
+template <class Real>
+struct CgVectors {
+  FieldPtr<Real> x, r, p, q, b;
+};
+
+// x = random, r = b - A x for a random b, p = r, q poisoned; returns r.r.
+template <class Real>
+double cg_start(CudaBackend<Real>& be, const SparseMatrix<Real>& A, CgVectors<Real>& v, long rows, unsigned seed) {
+  const FieldLayout l = vector_layout(rows);
+  v.x = be.create_field(l);
+  v.r = be.create_field(l);
+  v.p = be.create_field(l);
+  v.q = be.create_field(l);
+  v.b = be.create_field(l);
+  be.upload(*v.x, gpu_test::random_values<Real>(rows, seed));
+  be.upload(*v.b, gpu_test::random_values<Real>(rows, seed + 1));
+  be.spmv(A, *v.x, nullptr, *v.q);
+  be.copy(*v.b, *v.r);
+  be.axpby(Real(-1), *v.q, Real(1), *v.r);
+  be.copy(*v.r, *v.p);
+  be.upload(*v.q, gpu_test::nan_values<Real>(rows));
+  return be.dot(*v.r, *v.r);
+}
+
+// `iterations` CG iterations operation by operation (the cg solver's loop without preconditioner).
+template <class Real>
+std::vector<double> cg_by_operations(CudaBackend<Real>& be, const SparseMatrix<Real>& A, CgVectors<Real>& v, double rr,
+                                     long iterations) {
+  std::vector<double> history;
+  for (long k = 0; k < iterations; ++k) {
+    be.spmv(A, *v.p, nullptr, *v.q);
+    const double pq = be.dot(*v.p, *v.q);
+    const double rr_new = be.cg_update(static_cast<Real>(rr / pq), *v.p, *v.q, *v.x, *v.r);
+    be.axpby(Real(1), *v.r, static_cast<Real>(rr_new / rr), *v.p);
+    rr = rr_new;
+    history.push_back(rr);
+  }
+  return history;
+}
+
+template <class Real>
+double max_rel_diff(CudaBackend<Real>& be, const Field<Real>& a, const Field<Real>& b) {
+  const auto ha = gpu_test::download(be, a), hb = gpu_test::download(be, b);
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < ha.size(); ++i) {
+    if (!std::isfinite(static_cast<double>(ha[i]))) return INFINITY;
+    diff = std::max(diff, std::abs(static_cast<double>(ha[i]) - static_cast<double>(hb[i])));
+    norm = std::max(norm, std::abs(static_cast<double>(hb[i])));
+  }
+  return diff / norm;
+}
+
+template <class Real>
+void persistent_matches_operations() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  // Against the operation loop for a few iterations (later ones amplify the rounding differences of the
+  // other summation order as CG loses orthogonality, fp32 first); then, over a longer run, CG's own
+  // invariants: the recursive residual stays b - A x and the reported r.r is r.r.
+  const double tol = sizeof(Real) == 8 ? 1e-10 : 2e-4;
+  const long compare = 3, longer = 40;
+  struct Case {
+    int n, dense;
+    long cache_bytes;
+    int max_blocks;
+  };
+  // 6^3: one block; 24^3 with arrow rows: rows longer than a tile (4096 merge items), 1 / 3 / all blocks;
+  // caches off, 2 KB (a few rows of r), and everything that fits.
+  for (const Case c : {Case{6, 0, -1, 0}, Case{24, 2, -1, 0}, Case{24, 2, 0, 0}, Case{24, 2, 2048, 3},
+                       Case{24, 0, -1, 1}, Case{24, 1, 0, 1}, Case{40, 0, -1, 0}, Case{40, 0, 4096, 0}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + " dense " + std::to_string(c.dense) + " cache_bytes " +
+                 std::to_string(c.cache_bytes) + " max_blocks " + std::to_string(c.max_blocks));
+    const CsrBlock blk = spd_block(c.n, c.dense, 11 + c.n);
+    auto A = gpu->create_sparse_matrix(blk);
+    CgVectors<Real> ref, per;
+    const double rr0 = cg_start(*gpu, *A, ref, blk.rows, 5);
+    ASSERT_EQ(cg_start(*gpu, *A, per, blk.rows, 5), rr0);
+    const std::vector<double> h_ref = cg_by_operations(*gpu, *A, ref, rr0, compare);
+    PersistentCgRequest req;
+    req.iterations = compare;
+    req.rr = rr0;
+    req.check_every = 0;
+    req.cache_bytes = c.cache_bytes;
+    req.max_blocks = c.max_blocks;
+    const PersistentCg run = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+    ASSERT_TRUE(run.ran);
+    std::printf("[persistent_cg] n %d dense %d: %d blocks, on chip r %.2f q %.2f x %.2f p %d A %d\n", c.n, c.dense,
+                run.blocks, run.cached_r, run.cached_q, run.cached_x, run.cached_p ? 1 : 0, run.cached_a ? 1 : 0);
+    EXPECT_EQ(run.stop, PersistentCgStop::budget);
+    ASSERT_EQ(run.iterations, compare);
+    ASSERT_EQ(run.rr_history.size(), h_ref.size());
+    for (std::size_t i = 0; i < h_ref.size(); ++i)
+      EXPECT_NEAR(run.rr_history[i], h_ref[i], tol * h_ref[i]) << "iteration " << i + 1;
+    const double scale = std::sqrt(rr0 / h_ref.back());  // r and p shrink; x does not
+    EXPECT_LE(max_rel_diff(*gpu, *per.x, *ref.x), tol);
+    EXPECT_LE(max_rel_diff(*gpu, *per.r, *ref.r), tol * scale);
+    EXPECT_LE(max_rel_diff(*gpu, *per.p, *ref.p), tol * scale);
+    if (c.cache_bytes == 0)  // nothing cached: q = A p of the last iteration is in global memory
+      EXPECT_LE(max_rel_diff(*gpu, *per.q, *ref.q), tol * scale);
+
+    // Continue the persistent run in a second launch (the state hands over) and check the invariants.
+    req.iterations = longer;
+    req.first = compare;
+    req.rr = run.rr;
+    const PersistentCg more = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+    ASSERT_TRUE(more.ran);
+    ASSERT_EQ(more.iterations, longer);
+    EXPECT_NEAR(more.rr, gpu->dot(*per.r, *per.r), (sizeof(Real) == 8 ? 1e-12 : 1e-5) * more.rr);
+    EXPECT_LT(more.rr, 1e-2 * rr0);  // it converges
+    auto ax = gpu->create_field(vector_layout(blk.rows));
+    gpu->spmv(*A, *per.x, nullptr, *ax);
+    gpu->axpby(Real(1), *per.b, Real(-1), *ax);  // ax = b - A x
+    gpu->axpby(Real(-1), *per.r, Real(1), *ax);  // - r
+    const double drift = std::sqrt(gpu->dot(*ax, *ax) / rr0);
+    EXPECT_LE(drift, sizeof(Real) == 8 ? 1e-11 : 1e-4) << "||b - A x - r|| / ||r0||";
+  }
+}
+
+TEST(CudaPersistentCg, MatchesOperationLoopDouble) { persistent_matches_operations<double>(); }
+TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operations<float>(); }
+
+// In-kernel stopping: at the first check iteration whose ||r|| is below the threshold, the same one the
+// operation loop finds; chunks continue where the previous one stopped.
+TEST(CudaPersistentCg, StopsAtThresholdInChunks) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  const CsrBlock blk = spd_block(16, 1, 3);
+  auto A = gpu->create_sparse_matrix(blk);
+  CgVectors<double> ref, per;
+  const double rr0 = cg_start(*gpu, *A, ref, blk.rows, 9);
+  cg_start(*gpu, *A, per, blk.rows, 9);
+  const std::vector<double> h = cg_by_operations(*gpu, *A, ref, rr0, 200);
+  const double threshold = 1e-6 * std::sqrt(rr0);
+  const int check_every = 3;
+  long expect = -1;
+  for (long k = 1; k <= 200 && expect < 0; ++k)
+    if (k % check_every == 0 && std::sqrt(h[k - 1]) <= threshold) expect = k;
+  ASSERT_GT(expect, 10);
+  long k = 0;
+  double rr = rr0;
+  PersistentCg run;
+  for (int chunk = 0; chunk < 100; ++chunk) {
+    PersistentCgRequest req;
+    req.iterations = 7;  // chunks that do not line up with the checks
+    req.first = k;
+    req.rr = rr;
+    req.check_every = check_every;
+    req.stop_abs = threshold;
+    run = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+    ASSERT_TRUE(run.ran);
+    k += run.iterations;
+    rr = run.rr;
+    if (run.stop != PersistentCgStop::budget) break;
+  }
+  EXPECT_EQ(run.stop, PersistentCgStop::threshold);
+  EXPECT_EQ(k, expect);
+  EXPECT_NEAR(rr, h[expect - 1], 1e-9 * h[expect - 1]);
+}
+
+// p.Ap <= 0 stops before any update of that iteration.
+TEST(CudaPersistentCg, BreakdownOnIndefiniteMatrix) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  CsrBlock blk = spd_block(8, 0, 4);
+  for (long r = 0; r < blk.rows; ++r)
+    for (long e = blk.row_ptr[r]; e < blk.row_ptr[r + 1]; ++e) blk.val[e] = -blk.val[e];  // negative definite
+  auto A = gpu->create_sparse_matrix(blk);
+  CgVectors<double> v;
+  const double rr0 = cg_start(*gpu, *A, v, blk.rows, 2);
+  const auto x0 = gpu_test::download(*gpu, *v.x);
+  PersistentCgRequest req;
+  req.iterations = 10;
+  req.rr = rr0;
+  const PersistentCg run = gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
+  ASSERT_TRUE(run.ran);
+  EXPECT_EQ(run.stop, PersistentCgStop::breakdown);
+  EXPECT_EQ(run.iterations, 0);
+  EXPECT_LT(run.pq, 0.0);
+  EXPECT_EQ(gpu_test::download(*gpu, *v.x), x0);
+}
+
+// Whole solves through the deck: solver.persistent = "on" on the cuda backend against the Kokkos backend.
+TEST(CudaPersistentCg, SolveMatchesKokkos) {
+  if (gpu_test::backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";
+  const CsrBlock blk = spd_block(20, 1, 21);
+  CsrMatrix M;
+  M.n = blk.rows;
+  M.row_ptr = blk.row_ptr;
+  M.col.assign(blk.col.begin(), blk.col.end());
+  M.val = blk.val;
+  const std::string path = "/tmp/perksolve_gpu_persistent_cg.mtx";
+  write_matrix_market(path, M, false);
+  auto solve = [&](const std::string& backend, const std::string& persistent, int check_every) {
+    const std::string text = "[grid]\ndimension = 2\nextents = [1, 1]\n[problem]\ntype = \"matrix_market\"\nfile = \"" +
+                             path + "\"\nrhs = \"ax\"\nseed = 3\n[solver]\ntype = \"cg\"\npersistent = \"" + persistent +
+                             "\"\n[solver.stop]\nmax_iterations = 3000\nrtol = 1e-10\ncheck_every = " +
+                             std::to_string(check_every) + "\n[backend]\ntype = \"" + backend +
+                             "\"\n[monitor]\nquiet = true\n";
+    return solve_deck<double>(config::load_deck_from_string(text, "gpu-persistent-cg-" + backend, {}), MPI_COMM_WORLD,
+                              true);
+  };
+  for (int check_every : {1, 4}) {
+    SCOPED_TRACE("check_every " + std::to_string(check_every));
+    const RunOutcome g = solve("cuda", "on", check_every);
+    const RunOutcome r = solve("kokkos", "off", check_every);
+    std::printf("[e2e] persistent CG 8000 rows, check_every %d: cuda %ld it |r| %.6e   kokkos %ld it |r| %.6e\n",
+                check_every, g.result.iterations, g.result.final_residual, r.result.iterations,
+                r.result.final_residual);
+    EXPECT_TRUE(r.result.converged());
+    EXPECT_EQ(g.result.reason, r.result.reason);
+    EXPECT_EQ(g.result.iterations, r.result.iterations);
+    EXPECT_NEAR(g.result.final_residual, r.result.final_residual, 1e-10 * r.result.initial_residual);
+    ASSERT_EQ(g.global_solution.size(), r.global_solution.size());
+    double diff = 0.0, norm = 0.0;
+    for (std::size_t p = 0; p < r.global_solution.size(); ++p) {
+      diff = std::max(diff, std::abs(g.global_solution[p] - r.global_solution[p]));
+      norm = std::max(norm, std::abs(r.global_solution[p]));
+    }
+    EXPECT_LE(diff, 1e-9 * norm);
+  }
+}
+
+}  // namespace
+}  // namespace perksolve
