@@ -12,7 +12,9 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -169,6 +171,22 @@ inline CsrMatrix laplace27(int n) {
 // 7-point Laplacian on an n^3 grid (nnz = 7 n^3 - 6 n^2).
 inline CsrMatrix laplace7(int n) {
   return detail::box_laplacian(n, false, 6.0, "generated: 7-point, diagonal 6, face neighbours -1, Dirichlet truncation");
+}
+
+// The backend's one-rank CSR block of `A` (int32 columns, converted in parallel); `A` is consumed. Throws when
+// A has more than 2^31 - 1 rows or entries.
+inline CsrBlock to_csr_block(CsrMatrix&& A) {
+  if (A.nnz() > INT_MAX || A.n > INT_MAX) throw std::runtime_error(A.source + ": more than 2^31 - 1 rows or entries");
+  CsrBlock b;
+  b.rows = A.n;
+  b.row_ptr = std::move(A.row_ptr);
+  b.col.resize(A.col.size());
+  parallel_for(static_cast<long>(A.col.size()), [&](long e0, long e1) {
+    for (long e = e0; e < e1; ++e) b.col[e] = static_cast<int>(A.col[e]);
+  });
+  std::vector<long>().swap(A.col);
+  b.val = std::move(A.val);
+  return b;
 }
 
 // The small test matrices, (name, matrix), in the order spmv_bench runs them.

@@ -58,22 +58,6 @@ struct Record {
   double cached_r = 0, cached_q = 0, cached_x = 0;
 };
 
-CsrBlock to_block(const CsrMatrix& A) {
-  CsrBlock b;
-  b.rows = A.n;
-  b.row_ptr = A.row_ptr;
-  b.col.assign(A.col.begin(), A.col.end());
-  b.val = A.val;
-  return b;
-}
-
-FieldLayout vector_layout(long rows) {
-  FieldLayout l;
-  l.n = {static_cast<int>(rows), 1, 1};
-  l.ghost = {0, 0, 0};
-  return l;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -86,7 +70,7 @@ struct ProjectCg {
   double rr0 = 0;
 
   ProjectCg(CudaBackend<Real>& backend, const CsrMatrix& M, const std::vector<Real>& rhs) : be(backend) {
-    A = be.create_sparse_matrix(to_block(M));
+    A = be.create_sparse_matrix(to_csr_block(CsrMatrix(M)));
     const FieldLayout l = vector_layout(M.n);
     b = be.create_field(l);
     x = be.create_field(l);

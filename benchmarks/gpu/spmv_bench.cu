@@ -113,18 +113,10 @@ struct Matrix {
 
 // Matrix from a generated or read CsrMatrix (int32 columns for the backend's CsrBlock); `A` is consumed.
 Matrix to_matrix(std::string name, CsrMatrix&& A) {
-  if (A.nnz() > INT_MAX || A.n > INT_MAX) throw std::runtime_error(A.source + ": more than 2^31 - 1 rows or entries");
   Matrix m;
   m.name = std::move(name);
   m.source = A.source;
-  m.blk.rows = A.n;
-  m.blk.row_ptr = std::move(A.row_ptr);
-  m.blk.col.resize(A.col.size());
-  parallel_for(static_cast<long>(A.col.size()), [&](long e0, long e1) {
-    for (long e = e0; e < e1; ++e) m.blk.col[e] = static_cast<int>(A.col[e]);
-  });
-  std::vector<long>().swap(A.col);
-  m.blk.val = std::move(A.val);
+  m.blk = bench::to_csr_block(std::move(A));
   return m;
 }
 
@@ -255,8 +247,7 @@ void run_matrix(CudaBackend<Real>& be, const Matrix& m, int reps, bool direct, s
   std::printf("  %s %s: %ld rows, %ld nnz\n", m.name.c_str(), prec.c_str(), rows, nnz);
   std::fflush(stdout);
   auto A = be.create_sparse_matrix(blk);
-  FieldLayout l;
-  l.n = {static_cast<int>(rows), 1, 1};
+  const FieldLayout l = vector_layout(rows);
   FieldPtr<Real> x = be.create_field(l), y = be.create_field(l);
   std::vector<Real> hx(rows);
   for (long r = 0; r < rows; ++r) {  // random, non-zero: magnitude [0.5, 1.5), random sign

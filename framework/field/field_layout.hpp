@@ -50,6 +50,13 @@ struct FieldLayout {
   bool operator==(const FieldLayout&) const = default;
 };
 
+// A plain vector of n values (no ghosts, no padding): the layout of an assembled matrix's rows.
+inline FieldLayout vector_layout(long n) {
+  FieldLayout l;
+  l.n = {static_cast<int>(n), 1, 1};
+  return l;
+}
+
 // Row alignment (elements) of the fields of a structured grid (Decomposition::layout).
 constexpr int kGridRowAlign = 32;
 

@@ -206,8 +206,7 @@ CsrOperator<Real>::CsrOperator(Backend<Real>& be, MPI_Comm comm, const CsrMatrix
   send_.resize(wanted.size());
   recv_.resize(ghosts.size());
 
-  layout_.n = {rows, 1, 1};
-  layout_.ghost = {0, 0, 0};
+  layout_ = vector_layout(rows);
   A_ = be.create_sparse_matrix(block);
   nnz_per_row_ = static_cast<double>(A.nnz()) / static_cast<double>(A.n);
 }

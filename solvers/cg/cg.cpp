@@ -105,6 +105,15 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       return m >= 0 ? m : LONG_MAX;
     }();
 
+    // Hands the state after `done` iterations to the observer; true when the solve must stop.
+    auto observer_stops = [&](long done) {
+      state.iteration = done;
+      *state.scalar("rz") = rz;
+      *state.scalar("rr") = rr;
+      *state.scalar("initial_residual") = st.initial_residual;
+      return sys.observer->after_iteration(state, st);
+    };
+
     Stopwatch clock;
     SolveResult result;
     for (;; ++k) {
@@ -169,14 +178,10 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
             break;
           }
           if (sys.observer) {
-            state.iteration = k;
-            *state.scalar("rz") = rz;
-            *state.scalar("rr") = rr;
-            *state.scalar("initial_residual") = st.initial_residual;
             st.iteration = k;
             st.residual = std::sqrt(rr);
             st.elapsed_s = clock.seconds();
-            if (sys.observer->after_iteration(state, st)) {
+            if (observer_stops(k)) {
               result.reason = StopReason::interrupted;
               break;
             }
@@ -224,11 +229,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       be.axpby(Real(1), pc_ == "none" ? *r : *z, static_cast<Real>(beta), *p);
       rz = rz_new;
       if (sys.observer) {
-        state.iteration = k + 1;
-        *state.scalar("rz") = rz;
-        *state.scalar("rr") = rr;
-        *state.scalar("initial_residual") = st.initial_residual;
-        if (sys.observer->after_iteration(state, st)) {
+        if (observer_stops(k + 1)) {
           st.iteration = k + 1;
           st.residual = std::sqrt(rr);
           result.reason = StopReason::interrupted;

@@ -70,13 +70,6 @@ CsrBlock spd_block(int n, int dense, unsigned seed) {
   return b;
 }
 
-FieldLayout vector_layout(long rows) {
-  FieldLayout l;
-  l.n = {static_cast<int>(rows), 1, 1};
-  l.ghost = {0, 0, 0};
-  return l;
-}
-
 template <class Real>
 struct CgVectors {
   FieldPtr<Real> x, r, p, q, b;

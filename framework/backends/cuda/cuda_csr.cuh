@@ -88,12 +88,10 @@ class CudaCsr final : public SparseMatrix<Real> {
   void* work = nullptr;
   // Host copy of the row pointers (partitions computed once, e.g. the persistent CG's merge-path blocks).
   std::vector<int> host_row_ptr;
-  // Persistent CG: block b owns rows [cg_block_row[b], cg_block_row[b + 1]); made for cg_blocks blocks.
+  // Persistent CG: block b owns rows [cg_block_row[b], cg_block_row[b + 1]) (device), for as many blocks as
+  // the host copy cg_block_start has entries less one.
   int* cg_block_row = nullptr;
-  int cg_blocks = 0;
-  std::vector<int> cg_block_start;  // host copy of cg_block_row
-  int cg_max_rows = 0;  // rows of the largest block
-  int cg_max_nnz = 0;   // entries of the largest block
+  std::vector<int> cg_block_start;
 };
 
 template <class Real>

@@ -69,9 +69,11 @@ struct CgArgs {
                                   // staged through shared memory with coalesced loads before the walk
 };
 
-// The merge-path row of diagonal d: the first local row whose end lies at or beyond (row, d - row).
-__device__ __forceinline__ int merge_row(long d, int nb, int nnzb, const int* __restrict__ rp, int rp_base) {
-  int lo = static_cast<int>(max(0L, d - nnzb)), hi = static_cast<int>(min(d, static_cast<long>(nb)));
+// The merge-path row of diagonal d over nb rows and nnzb entries: the first row whose end lies at or
+// beyond (row, d - row); row i ends at entry rp[i] - rp_base. Used by the kernel (a block's rows, within a
+// tile) and by the host (the block partition over the whole matrix).
+__host__ __device__ __forceinline__ int merge_row(long d, int nb, int nnzb, const int* __restrict__ rp, int rp_base) {
+  int lo = static_cast<int>(d - nnzb > 0 ? d - nnzb : 0), hi = static_cast<int>(d < nb ? d : nb);
   while (lo < hi) {
     const int mid = (lo + hi) >> 1;
     if (rp[mid] - rp_base <= d - mid - 1) lo = mid + 1;
@@ -313,19 +315,10 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
 
 // Block b starts at the first row whose merge-path coordinate reaches b / blocks of the rows + non-zeros.
 std::vector<int> merge_path_block_rows(const std::vector<int>& row_ptr, int blocks) {
-  const long rows = static_cast<long>(row_ptr.size()) - 1, nnz = row_ptr.back();
-  const long total = rows + nnz;
+  const int rows = static_cast<int>(row_ptr.size()) - 1, nnz = row_ptr.back();
+  const long total = static_cast<long>(rows) + nnz;
   std::vector<int> start(blocks + 1);
-  for (int b = 0; b <= blocks; ++b) {
-    const long d = total * b / blocks;
-    long lo = std::max(0L, d - nnz), hi = std::min(d, rows);
-    while (lo < hi) {
-      const long mid = (lo + hi) / 2;
-      if (row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
-      else hi = mid;
-    }
-    start[b] = static_cast<int>(lo);
-  }
+  for (int b = 0; b <= blocks; ++b) start[b] = merge_row(total * b / blocks, rows, nnz, row_ptr.data() + 1, 0);
   start[0] = 0;
   start[blocks] = static_cast<int>(rows);
   for (int b = 1; b <= blocks; ++b) start[b] = std::max(start[b], start[b - 1]);
@@ -355,19 +348,17 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   long blocks = std::min<long>((items + kCgTile - 1) / kCgTile, static_cast<long>(want_per_sm) * sm_count_);
   if (req.max_blocks > 0) blocks = std::min<long>(blocks, req.max_blocks);
   blocks = std::max(1L, std::min<long>(blocks, cuda_detail::kMaxPartials / 2));
-  if (A.cg_blocks != blocks) {
-    const std::vector<int> start = merge_path_block_rows(A.host_row_ptr, static_cast<int>(blocks));
-    A.cg_block_start = start;
+  if (static_cast<long>(A.cg_block_start.size()) != blocks + 1) {
+    A.cg_block_start = merge_path_block_rows(A.host_row_ptr, static_cast<int>(blocks));
     if (A.cg_block_row) PERKSOLVE_CUDA_CHECK(cudaFree(A.cg_block_row));
-    A.cg_block_row = device_copy(start, stream_);
+    A.cg_block_row = device_copy(A.cg_block_start, stream_);
     PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    A.cg_blocks = static_cast<int>(blocks);
-    A.cg_max_rows = 0;
-    A.cg_max_nnz = 0;
-    for (long b = 0; b < blocks; ++b) {
-      A.cg_max_rows = std::max(A.cg_max_rows, start[b + 1] - start[b]);
-      A.cg_max_nnz = std::max(A.cg_max_nnz, A.host_row_ptr[start[b + 1]] - A.host_row_ptr[start[b]]);
-    }
+  }
+  const std::vector<int>& start = A.cg_block_start;
+  long rows_max = 0, nnz_max = 0;  // of the largest block
+  for (long b = 0; b < blocks; ++b) {
+    rows_max = std::max<long>(rows_max, start[b + 1] - start[b]);
+    nnz_max = std::max<long>(nnz_max, A.host_row_ptr[start[b + 1]] - A.host_row_ptr[start[b]]);
   }
 
   // Shared memory per block: what the SM offers divided among the co-resident blocks, less the static part
@@ -390,7 +381,6 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   // Priority by accesses per iteration and byte: p when one block does everything (every gather), r, A p,
   // x, then the block's rows of A (read once per iteration, 12-16 bytes per entry).
   long budget = std::max(0L, spare) / static_cast<long>(sizeof(Real));
-  const long rows_max = A.cg_max_rows;
   const long cache_p = blocks == 1 && budget >= 2 * rows_max ? 1 : 0;  // with r: the kernel sizes p's slot as r's
   if (cache_p) budget -= rows_max;
   const long cache_r = std::min(rows_max, budget);
@@ -400,7 +390,7 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const long cache_x = std::min(rows_max, budget);
   budget -= cache_x;
   // The matrix as a whole per block or not at all (values + int columns + int row ends).
-  const long a_bytes = A.cg_max_nnz * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
+  const long a_bytes = nnz_max * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
   // (The staging buffer's bytes are free for it: a cached matrix needs no staging.)
   const long cache_a =
       req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + kStageBytes >= a_bytes + 16 ? 1 : 0;
@@ -408,7 +398,6 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const std::size_t smem =
       static_cast<std::size_t>(cache_r + cache_q + cache_x + (cache_p ? cache_r : 0)) * sizeof(Real) +
       (cache_a ? static_cast<std::size_t>(a_bytes) : 0) + (stage ? kStageBytes : 0);
-  if (cache_p && cache_r < rows_max) return res;  // cannot happen: p is cached only when everything fits
   PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int per_sm = 0;
   PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kCgThreads, smem));
@@ -444,7 +433,7 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   args.cache_x = static_cast<int>(cache_x);
   args.cache_p = static_cast<int>(cache_p);
   args.cache_a = static_cast<int>(cache_a);
-  args.cache_a_nnz = static_cast<int>(A.cg_max_nnz);
+  args.cache_a_nnz = static_cast<int>(nnz_max);
   args.cache_a_rows = static_cast<int>(rows_max);
   args.stage = static_cast<int>(stage);
   void* params[] = {&args};
@@ -467,7 +456,6 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
                                     cudaMemcpyDeviceToHost));
   res.blocks = static_cast<int>(blocks);
   res.threads = kCgThreads;
-  const std::vector<int>& start = A.cg_block_start;
   long kept[3] = {0, 0, 0};
   for (long b = 0; b < blocks; ++b) {
     const long nb = start[b + 1] - start[b];
