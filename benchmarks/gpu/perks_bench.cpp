@@ -6,7 +6,9 @@
 //   large       at least 8x the on-chip cache
 // per-sweep: K sweeps as a CUDA graph (boundary fill + streaming stencil kernel per sweep);
 // persistent: CudaBackend::persistent_sweeps(K). Reported: time per sweep, GCells/s, speed-up, the cached
-// fraction f and the model 1 / (1 - f) (traffic saved by the cache; small domains are latency-bound).
+// fraction f, the launcher's concurrency-model prediction (framework/backends/cuda/perks_model.hpp: the
+// bandwidth share of the occupancy and the traffic left with a cached fraction f, boundary rings included),
+// the bound 1 / (1 - f), and the bytes in flight per SM against what Little's law asks for.
 //
 //   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
 #include <cuda_runtime.h>
@@ -35,7 +37,8 @@ struct Options {
 struct Record {
   std::string shape, precision, cls;
   std::vector<int> extents;
-  double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0;
+  double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0, bound = 0;
+  double inflight_per_sm = 0, needed_per_sm = 0;
   int cache_planes = 0, blocks = 0;
 };
 
@@ -141,15 +144,20 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
     r.cached_fraction = p.cached_fraction;
     r.cache_planes = p.cache_planes;
     r.blocks = p.blocks;
-    // The traffic model bounds large domains only (small ones are latency-bound): 0 = not applicable.
-    r.model = std::string(cls) == "large" ? 1.0 / (1.0 - p.cached_fraction) : 0.0;
+    // model: the launcher's concurrency model (perks_model.hpp: bandwidth share of the occupancy, cached
+    // fraction, the tile's remaining boundary traffic); bound: the 1 / (1 - f) (0 where f = 1).
+    r.model = p.model_speedup;
+    r.bound = p.cached_fraction < 1.0 ? 1.0 / (1.0 - p.cached_fraction) : 0.0;
+    r.inflight_per_sm = p.inflight_bytes_per_sm;
+    r.needed_per_sm = p.needed_bytes_per_sm;
     out.push_back(r);
-    char ext[48], model[24] = "-";
+    char ext[48], bound[24] = "-";
     std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
-    if (r.model > 0) std::snprintf(model, sizeof model, "%.3f", r.model);
-    std::printf("%-10s %-4s %-10s %-16s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %s\n",
+    if (r.bound > 0) std::snprintf(bound, sizeof bound, "%.3f", r.bound);
+    std::printf("%-10s %-4s %-10s %-16s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
+                "1/(1-f) %s  in flight %.1f of %.1f KB/SM\n",
                 r.shape.c_str(), r.precision.c_str(), cls, ext, r.cached_fraction, r.per_step_s, r.persistent_s,
-                r.per_step_s / r.persistent_s, model);
+                r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0);
     std::fflush(stdout);
   }
 }
@@ -210,15 +218,16 @@ int main(int argc, char** argv) {
         << ",\n  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];
-        char buf[768];
+        char buf[1024];
         std::snprintf(buf, sizeof buf,
                       "    {\"case\": \"%s\", \"precision\": \"%s\", \"class\": \"%s\", \"extents\": [%d, %d, %d], "
                       "\"cells\": %.0f, \"per_step_s_per_sweep\": %.4e, \"persistent_s_per_sweep\": %.4e, "
-                      "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, \"cache_planes\": %d, "
-                      "\"blocks\": %d}%s\n",
+                      "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, "
+                      "\"bound_1_over_1_minus_f\": %.4f, \"inflight_bytes_per_sm\": %.0f, \"needed_bytes_per_sm\": %.0f, "
+                      "\"cache_planes\": %d, \"blocks\": %d}%s\n",
                       r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.extents[0], r.extents[1], r.extents[2],
                       r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
-                      r.cache_planes, r.blocks, i + 1 < recs.size() ? "," : "");
+                      r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, i + 1 < recs.size() ? "," : "");
         f << buf;
       }
       f << "  ]\n}\n";

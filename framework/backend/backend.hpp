@@ -116,8 +116,12 @@ struct PersistentSweeps {
   long sweeps = 0;    // sweeps done; after k sweeps the iterate is in x for even k, else in y
   bool stopped = false;  // Jacobi: a threshold was met; the kept iterate is the last sweep's input
   double last_rr = 0.0;  // Jacobi: squared residual norm of the last sweep's input iterate
+  std::vector<double> rr_history;  // Jacobi: the squared residual norm of each sweep's input iterate
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
+  // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
+  // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
+  double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;
 };
 
 // Persistent CG (PERKS, issue 6): unpreconditioned CG iterations on an assembled matrix inside the backend

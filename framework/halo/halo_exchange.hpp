@@ -36,6 +36,10 @@ class HaloExchange {
   long bytes_per_exchange() const { return static_cast<long>((send_total_ + self_total_) * sizeof(Real)); }
   // Ranks other than this one that messages go to (periodic self-copies not counted).
   int neighbour_count() const { return static_cast<int>(links_.size()); }
+  // True when an update is only the physical boundary fill (one rank, no periodic axis): a backend loop
+  // (Backend::persistent_sweeps) can then refresh the ghosts itself from faces().
+  bool boundary_only() const { return links_.empty() && self_src_boxes_.empty(); }
+  const std::vector<BoundaryFace>& faces() const { return faces_; }
 
  private:
   struct Link {

@@ -38,6 +38,16 @@ void GridOperator<Real>::diagonal(Field<Real>& d) {
 }
 
 template <class Real>
+PersistentSweeps GridOperator<Real>::persistent_jacobi(Real omega, const Field<Real>& b, Field<Real>& x,
+                                                       Field<Real>& y, PersistentSweepsRequest q) {
+  if (coeffs_ || !halo_.boundary_only()) return {};
+  halo_.update(x, false);
+  q.kind = SweepKind::jacobi;
+  q.omega = static_cast<double>(omega);
+  return be_.persistent_sweeps(stencil_, q, &b, x, y, halo_.faces(), false);
+}
+
+template <class Real>
 double GridOperator<Real>::jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) {
   if (coeffs_) return LinearOperator<Real>::jacobi_sweep(omega, b, x, x_new);
   halo_.update(x, false);

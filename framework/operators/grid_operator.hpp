@@ -25,6 +25,8 @@ class GridOperator final : public LinearOperator<Real> {
   void residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) override;
   void diagonal(Field<Real>& d) override;
   double jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) override;
+  PersistentSweeps persistent_jacobi(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& y,
+                                     PersistentSweepsRequest q) override;
   std::string describe() const override;
   double nnz_per_row() const override { return stencil_.size(); }
 

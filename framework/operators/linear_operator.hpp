@@ -29,6 +29,14 @@ class LinearOperator {
   // Weighted Jacobi sweep x_new = x + omega D^-1 (b - A x); returns the global ||b - A x||^2 of the
   // input iterate. The default uses residual + diag_scale_add; grid operators fuse it.
   virtual double jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new);
+  // Up to q.sweeps Jacobi sweeps inside the backend (Backend::persistent_sweeps, q.kind and q.omega set
+  // here) from x, ping-ponging with y; ran = false where the operator or backend has no such loop (the
+  // default; grid operators with a constant stencil on one rank without periodic axes have one).
+  virtual PersistentSweeps persistent_jacobi(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& y,
+                                             PersistentSweepsRequest q) {
+    (void)omega, (void)b, (void)x, (void)y, (void)q;
+    return {};
+  }
   // One-line description for logs ("7-point stencil 'laplacian_7pt' on 32 x 32 x 32").
   virtual std::string describe() const = 0;
   // Multiply-adds per row (for the timer's flop count).

@@ -13,6 +13,8 @@
 #include "framework/util/timers.hpp"
 #include "framework/solver/solver.hpp"
 #include "framework/util/log.hpp"
+#include "solvers/common/iteration_chunks.hpp"
+#include "solvers/common/persistent_options.hpp"
 #include "solvers/multigrid/mg_config.hpp"
 #include "solvers/multigrid/multigrid.hpp"
 
@@ -98,12 +100,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (!persistent_matrix && persistent_ == "on")
         throw std::invalid_argument("cg: solver.persistent = \"on\" cannot be honoured: " + why);
     }
-    long chunk = std::max<long>(64, check_every_);
-    const long max_it = [&] {
-      const auto* any = dynamic_cast<const AnyOf*>(&sys.stop);
-      const long m = any ? any->max_iterations() : -1;
-      return m >= 0 ? m : LONG_MAX;
-    }();
+    IterationChunks chunks = IterationChunks::for_criterion(sys.stop, check_every_);
 
     // Hands the state after `done` iterations to the observer; true when the solve must stop.
     auto observer_stops = [&](long done) {
@@ -129,7 +126,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (persistent_matrix) {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
         PersistentCgRequest req;
-        req.iterations = std::max(1L, std::min({chunk, want - k, max_it - k}));
+        req.iterations = chunks.iterations(k, want);
         req.first = k;
         req.rr = rr;
         req.check_every = static_cast<int>(std::min<long>(check_every_, INT_MAX));
@@ -155,7 +152,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
             log::info(fmt::format("cg: persistent kernel, {} blocks x {} threads; on chip: r {:.0f} %, A p {:.0f} %, x {:.0f} %",
                                   run.blocks, run.threads, 100.0 * run.cached_r, 100.0 * run.cached_q,
                                   100.0 * run.cached_x));
-          if (chunk_clock.seconds() < 0.1) chunk = std::min<long>(chunk * 2, 1L << 24);
+          chunks.took(chunk_clock.seconds());
           // The monitor sees the checks inside the chunk; the loop's own check sees its end.
           for (long i = 1; i < run.iterations; ++i) {
             if ((k + i) % check_every_ != 0) continue;
@@ -256,10 +253,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "cg",
     "conjugate gradients; preconditioner from [solver.preconditioner] (none, jacobi, multigrid)",
-    {config::key_string("persistent", std::string("auto"), {"auto", "on", "off"},
-                        "run the CG loop as one persistent kernel per chunk of iterations (PERKS; the cuda backend, an "
-                        "assembled matrix on one rank, no preconditioner): auto = where possible, on = required "
-                        "(an error otherwise), off = one backend operation at a time")},
+    {persistent_mode_key("the CG loop (the cuda backend; an assembled matrix on one rank, no preconditioner)")},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
       const std::string pc =
           deck.has("solver.preconditioner.type") ? deck.get_string("solver.preconditioner.type") : std::string("none");

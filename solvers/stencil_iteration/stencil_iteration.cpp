@@ -1,16 +1,24 @@
 // Repeated application of the problem's update stencil, x <- S x, for a fixed number of steps:
 // explicit time stepping (heat_gaussian) and the PERKS-style iterative stencil benchmark.
+//
+// Persistent (PERKS): where the backend has a backend loop for the stencil and the halo is only the physical
+// boundary fill (one rank, no periodic axis), chunks of steps run as one persistent kernel that keeps part of
+// the iterate on chip (Backend::persistent_sweeps; bit-identical to the loop below).
+#include <climits>
 #include <utility>
 
 #include "framework/solver/solver.hpp"
 #include "framework/util/log.hpp"
+#include "solvers/common/iteration_chunks.hpp"
+#include "solvers/common/persistent_options.hpp"
 
 namespace perksolve {
 namespace {
 
 class StencilIteration final : public SolverBase<StencilIteration> {
  public:
-  StencilIteration(long steps, double walltime_s) : steps_(steps), walltime_s_(walltime_s) {}
+  StencilIteration(long steps, double walltime_s, bool quiet, PersistentOptions persistent)
+      : steps_(steps), walltime_s_(walltime_s), quiet_(quiet), persistent_(std::move(persistent)) {}
   bool solves_linear_system() const override { return false; }
 
   template <class Real>
@@ -27,23 +35,71 @@ class StencilIteration final : public SolverBase<StencilIteration> {
     state.fields = {{"x", &sys.x}};
     long n = 0;
     if (sys.observer && sys.observer->restore(state)) n = state.iteration;
+    bool persistent = persistent_.mode != "off";
+    if (persistent && !sys.halo.boundary_only()) {
+      if (persistent_.mode == "on")
+        throw std::invalid_argument("stencil_iteration: solver.persistent = \"on\" cannot be honoured: the halo "
+                                    "exchanges with other ranks or across a periodic axis (one rank, no periodic axis "
+                                    "needed)");
+      persistent = false;
+    }
+    IterationChunks chunks(1, steps_);
     Stopwatch clock;
     SolveResult result;
     IterationState st;
     st.iteration = n;
-    for (; n < steps_; ++n) {
-      {
-        Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
-        sys.halo.update(*x);
+    while (n < steps_) {
+      long done = 1;
+      if (persistent) {
+        const long want = sys.observer ? sys.observer->next_wanted_iteration(n) : LONG_MAX;
+        PersistentSweepsRequest req;
+        req.kind = SweepKind::apply;
+        req.sweeps = chunks.iterations(n, want);
+        req.first = n;
+        req.cache_bytes = persistent_.cache_bytes;
+        Stopwatch chunk_clock;
+        PersistentSweeps run;
+        {
+          Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
+          sys.halo.update(*x);
+        }
+        {
+          Timers::Scope t(sys.timers, "persistent_sweeps", cells * static_cast<double>(req.sweeps),
+                          2.0 * sizeof(Real) * cells * static_cast<double>(req.sweeps));
+          run = be.persistent_sweeps(sys.op, req, nullptr, *x, *x_next, sys.halo.faces(), false);
+        }
+        if (!run.ran) {
+          if (persistent_.mode == "on")
+            throw std::invalid_argument("stencil_iteration: solver.persistent = \"on\" but backend '" +
+                                        std::string(be.name()) + "' has no persistent sweeps for this stencil");
+          persistent = false;
+          continue;  // this step again, sweep by sweep
+        }
+        if (!logged_ && !quiet_) {
+          log::info(fmt::format("stencil_iteration: persistent kernel, {} blocks x {} threads, {} cached planes per "
+                                "block ({:.1f} % of the domain on chip; model speed-up {:.2f})",
+                                run.blocks, run.threads, run.cache_planes, 100.0 * run.cached_fraction,
+                                run.model_speedup));
+          logged_ = true;
+        }
+        chunks.took(chunk_clock.seconds());
+        done = run.sweeps;
+        if (done % 2 == 1) std::swap(x, x_next);
+      } else {
+        {
+          Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
+          sys.halo.update(*x);
+        }
+        {
+          Timers::Scope t(sys.timers, "apply_stencil", cells, 2.0 * sizeof(Real) * cells);
+          be.apply_stencil(sys.op, *x, *x_next);
+        }
+        std::swap(x, x_next);
       }
-      {
-        Timers::Scope t(sys.timers, "apply_stencil", cells, 2.0 * sizeof(Real) * cells);
-        be.apply_stencil(sys.op, *x, *x_next);
-      }
-      std::swap(x, x_next);
-      st.iteration = n + 1;
+      n += done;
+      st.iteration = n;
       st.elapsed_s = clock.seconds();
-      sys.monitor.step(n + 1, steps_, (n + 1) * sys.problem.time_step, st.elapsed_s);
+      sys.monitor.step(n, steps_, n * sys.problem.time_step, st.elapsed_s);
       if (walltime_s_ > 0 && st.elapsed_s >= walltime_s_) {
         result.reason = StopReason::walltime;
         break;
@@ -52,7 +108,7 @@ class StencilIteration final : public SolverBase<StencilIteration> {
         if (x != &sys.x) be.copy(*x, sys.x);
         x = &sys.x;
         x_next = other.get();
-        state.iteration = n + 1;
+        state.iteration = n;
         if (sys.observer->after_iteration(state, st)) {
           result.reason = StopReason::interrupted;
           break;
@@ -72,15 +128,20 @@ class StencilIteration final : public SolverBase<StencilIteration> {
  private:
   long steps_;
   double walltime_s_;  // 0 = unlimited; residual-based criteria do not apply to fixed-step iteration
+  bool quiet_;
+  PersistentOptions persistent_;
+  bool logged_ = false;
 };
 
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "stencil_iteration",
     "apply the problem's update stencil x <- S x for a fixed number of steps (explicit time stepping, "
     "stencil benchmarks); only [solver.stop] walltime_s applies",
-    {config::with_range(config::key_int("steps", 100, "number of stencil applications"), 0, std::nullopt)},
+    {config::with_range(config::key_int("steps", 100, "number of stencil applications"), 0, std::nullopt),
+     persistent_mode_key("the stencil steps (the cuda backend; one rank, no periodic axis)"), persistent_cache_key()},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
-      return std::make_unique<StencilIteration>(deck.get_int("solver.steps"), deck.get_real("solver.stop.walltime_s"));
+      return std::make_unique<StencilIteration>(deck.get_int("solver.steps"), deck.get_real("solver.stop.walltime_s"),
+                                                deck.get_bool("monitor.quiet"), PersistentOptions::from_deck(deck));
     }});
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/register_cuda.hpp"
 #include "framework/backends/kokkos/kokkos_backend.hpp"
+#include "framework/config/schema.hpp"
+#include "solvers/multigrid/mg_config.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -25,6 +27,8 @@ int main(int argc, char** argv) {
     Kokkos::ScopeGuard kokkos(argc, argv);
     perksolve::register_kokkos_backend();
     perksolve::register_cuda_backend();
+    perksolve::config::register_core_schema();  // decks built from strings (whole-solve tests), any test order
+    perksolve::register_multigrid_tables();
     try {
       perksolve::CudaBackend<double> probe(MPI_COMM_WORLD);
       if (rank == 0) std::printf("CUDA device: %s\n", probe.device_name().c_str());

@@ -429,6 +429,34 @@ def check_setup():
     if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
         fail(f"persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
     print(f"persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
+    # Persistent Jacobi and stencil iteration (PERKS sweeps): "on" needs a backend that has them (the Kokkos
+    # backend has none: an error naming it) and, for stencil iteration, a halo that is only the boundary fill;
+    # "auto" falls back to the same loop as "off"; the cache size is range-checked.
+    top = os.path.join(A.source, "inputs")
+    p = run([os.path.join(top, "poisson2d.toml"), 'solver.persistent="on"'], expect=1)
+    if "backend 'kokkos' has no persistent Jacobi" not in p.stderr:
+        fail(f"jacobi persistent on, kokkos backend: unexpected message:\n{p.stderr}")
+    print("jacobi persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
+    hist = {}
+    for mode in ("auto", "off"):
+        p = run([os.path.join(top, "poisson2d.toml"), f'solver.persistent="{mode}"', "grid.extents=[24,16]",
+                 "monitor.every=1", "solver.stop.check_every=3"], expect=0)
+        hist[mode] = history(p.stdout)
+    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
+        fail(f"jacobi persistent auto vs off on the kokkos backend: {hist['auto'][:5]} vs {hist['off'][:5]}")
+    print(f"jacobi persistent = auto on the kokkos backend: {len(hist['auto'])} checks, the same history as off")
+    p = run([os.path.join(top, "heat3d.toml"), 'solver.persistent="on"', "grid.extents=[12,12,12]"], expect=1)
+    if "backend 'kokkos' has no persistent sweeps" not in p.stderr:
+        fail(f"stencil_iteration persistent on, kokkos backend: unexpected message:\n{p.stderr}")
+    print("stencil_iteration persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
+    p = run([os.path.join(top, "stencil_benchmark.toml"), 'solver.persistent="on"', "grid.extents=[12,12,12]"], expect=1)
+    if "periodic axis" not in p.stderr:
+        fail(f"stencil_iteration persistent on, periodic: unexpected message:\n{p.stderr}")
+    print("stencil_iteration persistent = on with periodic axes: exit 1, " + p.stderr.strip().splitlines()[0])
+    p = run([os.path.join(top, "poisson2d.toml"), "solver.persistent_cache_kib=-2"], expect=1)
+    if not re.search(r"persistent_cache_kib", p.stderr):
+        fail(f"persistent_cache_kib = -2: unexpected message:\n{p.stderr}")
+    print("persistent_cache_kib = -2: exit 1, " + p.stderr.strip().splitlines()[0])
     # CG on an indefinite matrix stops with a breakdown (exit 2).
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "indefinite.mtx")

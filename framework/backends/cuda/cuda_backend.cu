@@ -779,6 +779,10 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.stop_abs = q.stop_abs;
   pr.stop_div = q.stop_div;
   pr.result_dev = result_dev_;
+  if (q.kind == SweepKind::jacobi) {
+    ensure_device_scratch(static_cast<std::size_t>(q.sweeps) * sizeof(double));
+    pr.history_dev = static_cast<double*>(scratch_dev_);
+  }
   pr.cache_bytes = q.cache_bytes;
   pr.max_blocks = q.max_blocks;
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
@@ -795,7 +799,15 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.threads = launch.threads;
   res.cache_planes = launch.cache_planes;
   res.cached_fraction = launch.cached_fraction;
+  res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
+  res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
+  res.model_speedup = launch.model_speedup;
   res.stopped = result_host_[2] != 0.0;
+  if (pr.history_dev && res.sweeps > 0) {
+    res.rr_history.resize(static_cast<std::size_t>(res.sweeps));
+    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost));
+  }
   return res;
 }
 

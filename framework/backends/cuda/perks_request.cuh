@@ -18,14 +18,20 @@ struct PerksRequest {
   int check_every = 0;
   double stop_rel = -1, stop_abs = -1, stop_div = 1e300;
   double* result_dev = nullptr;  // 3 doubles
+  double* history_dev = nullptr; // Jacobi: `sweeps` doubles, the rr of each sweep's input (null: not kept)
   long cache_bytes = -1;         // shared memory for the cache per block; -1: all that is left
-  int max_blocks = 0;            // 0: one block per SM
+  int max_blocks = 0;            // 0: as many as the concurrency model's blocks per SM allow
 };
 struct PerksLaunch {
   bool launched = false;
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
+  double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
+
+// Loaded memory latency assumed by the concurrency model (perks_model.hpp): a constant of the model, not a
+// measurement of this project.
+inline constexpr double kPerksAssumedLatency = 1e-6;
 
 // Defined in stencil_{2d,3d}_{f32,f64}.cu (instantiation and launch in one translation unit).
 template <class Real>

@@ -28,6 +28,7 @@
 #include <cooperative_groups.h>
 
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/perks_model.hpp"
 #include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
@@ -49,6 +50,7 @@ struct PerksArgs {
   double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
   double* partials;  // gridDim.x doubles
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
+  double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
 };
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
@@ -243,6 +245,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
       double rr = 0.0;
       for (unsigned b = 0; b < gridDim.x; ++b) rr += pa.partials[b];
       last_rr = rr;
+      if (pa.history && blockIdx.x == 0 && tid == 0) pa.history[t] = rr;
       const long k = pa.first + t;
       if (pa.check_every > 0 && k % pa.check_every == 0) {
         const double res = sqrt(rr);
@@ -318,11 +321,48 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   pa.s = stream_geometry<Real, S, C>(r);
   StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
   if (a.tiles <= 0 || a.ns <= 0) return out;
+  // The concurrency model (perks_model.hpp): blocks per SM from Little's law within the occupancy of the
+  // kernel without a cache, then the cache from the shared memory left.
+  int dev = 0, optin = 0, smem_sm = 0, mem_khz = 0, bus_bits = 0;
+  PERKSOLVE_CUDA_CHECK(cudaGetDevice(&dev));
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess) mem_khz = 0;
+  if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) bus_bits = 0;
+  (void)cudaGetLastError();
+  cudaFuncAttributes fa{};
+  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - static_cast<int>(fa.sharedSizeBytes)));
+  int occ = 0;
+  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, C::NT, C::SMEM_BYTES));
+  if (occ < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
+  PerksDeviceModel dm;
+  dm.sms = r.sm_count;
+  dm.smem_per_sm = smem_sm;
+  dm.smem_per_block = optin;
+  // Peak DRAM bandwidth from the memory clock (double data rate) and bus width; 3.35 TB/s (H100 SXM) when
+  // the driver does not say.
+  dm.bandwidth = mem_khz > 0 && bus_bits > 0 ? 2.0 * mem_khz * 1e3 * bus_bits / 8.0 : 3.35e12;
+  dm.latency = kPerksAssumedLatency;
+  PerksTileModel tm;
+  tm.ring_bytes = C::SMEM_BYTES + static_cast<long>(fa.sharedSizeBytes);
+  tm.inflight_bytes = static_cast<long>(C::NS - 1) * C::STAGE_BYTES;
+  tm.plane_cells = static_cast<long>(C::BX) * C::BY;
+  tm.plane_bytes = tm.plane_cells * static_cast<long>(sizeof(Real));
+  {
+    using G = StreamGeo<S>;
+    tm.ring_share = tile_ring_share(C::BX, C::BY, G::RX, S.dim == 3 ? G::RY : 0, C::HX, C::HY);
+  }
+  tm.max_blocks_per_sm = occ;
+  // Blocks per SM first (the cache does not change the item split), then the items.
+  PerksDomainModel dom;
+  dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
+  const int per_sm_wanted = plan_perks(dm, tm, dom, 0).blocks_per_sm;
   // Items (tile x chunk of planes), dealt round-robin to the blocks for the whole run: choose the number
   // of chunks q that minimises the makespan, rounds x (chunk + 2R) planes (a block that gets one item more
   // than the others sets the pace of every sweep; measured: 192 items on 132 blocks ran at 0.6 of the
   // per-sweep kernel).
-  long max_blocks = r.sm_count;
+  long max_blocks = static_cast<long>(r.sm_count) * per_sm_wanted;
   if (pr.max_blocks > 0) max_blocks = std::min<long>(max_blocks, pr.max_blocks);
   {
     using G = StreamGeo<S>;
@@ -339,23 +379,15 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
     a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
   }
   const int blocks = static_cast<int>(std::min<long>(max_blocks, a.items));
-  // Cache: what shared memory is left to one block per SM, at most the block's own output planes.
-  int dev = 0, optin = 0;
-  PERKSOLVE_CUDA_CHECK(cudaGetDevice(&dev));
-  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  cudaFuncAttributes fa{};
-  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
-  const long plane_bytes = static_cast<long>(C::BX) * C::BY * static_cast<long>(sizeof(Real));
-  const long items_per_block = (a.items + blocks - 1) / blocks;
-  const long want_planes = items_per_block * a.chunk;
-  long cache_bytes = static_cast<long>(optin) - static_cast<long>(fa.sharedSizeBytes) - C::SMEM_BYTES;
-  if (pr.cache_bytes >= 0) cache_bytes = std::min(cache_bytes, pr.cache_bytes);
-  int planes = static_cast<int>(std::clamp<long>(cache_bytes / plane_bytes, 0L, want_planes));
-  const long smem = C::SMEM_BYTES + planes * plane_bytes;
+  dom.blocks = blocks;
+  dom.planes_per_block = (a.items + blocks - 1) / blocks * a.chunk;
+  const PerksPlan plan = plan_perks(dm, tm, dom, pr.cache_bytes);
+  const int planes = plan.cache_planes;
+  const long smem = C::SMEM_BYTES + planes * tm.plane_bytes;
   PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int per_sm = 0;
   PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
-  if (per_sm < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
+  if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < blocks) return out;  // never over-subscribed
   const FieldLayout& l = r.layout;
   const long origin = l.index(0, 0, 0);
   pa.buf[0] = const_cast<Real*>(r.x) + origin;
@@ -378,6 +410,7 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   pa.stop_div = pr.stop_div;
   pa.partials = r.partials;
   pa.result = pr.result_dev;
+  pa.history = pr.history_dev;
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
@@ -385,8 +418,10 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   out.blocks = blocks;
   out.threads = C::NT;
   out.cache_planes = planes;
-  const double cells = static_cast<double>(a.nx) * a.ny * a.ns;
-  out.cached_fraction = std::min(1.0, static_cast<double>(blocks) * planes * C::BX * C::BY / cells);
+  out.cached_fraction = plan.cached_fraction;
+  out.inflight_bytes_per_sm = plan.inflight_per_sm;
+  out.needed_bytes_per_sm = plan.needed_per_sm;
+  out.model_speedup = plan.predicted_speedup;
   return out;
 }
 

@@ -1,0 +1,93 @@
+// The concurrency model of a PERKS stencil launch (issue 6; Zhang et al., section IV): how many blocks per
+// SM, how much shared memory is left for the cache, and what speed-up that predicts. Plain C++ (no CUDA),
+// so the decisions are unit-tested on any machine (tests/unit/test_perks_model.cpp).
+//
+//  * Little's law: to keep memory busy an SM needs   bandwidth x latency / SMs   bytes in flight. A streaming
+//    tile keeps (stages - 1) planes of loads in flight per block. The model takes the fewest blocks per SM
+//    that reach that (more blocks only take shared memory away from the cache), within what the occupancy
+//    (registers, threads) allows; when even the most blocks fall short it takes the most.
+//  * Cache: the shared memory of an SM divided among those blocks, less each block's ring of stages, in
+//    whole output planes of the tile, at most the planes the block owns. A deck override replaces the
+//    automatic size (never above what fits).
+//  * Prediction: a cached cell still loads its halo ring and stores its tile-boundary ring (other blocks
+//    read them), so the traffic of a cached fraction f falls to f x ring (ring = the tile's boundary share).
+//    Per-sweep kernels move everything: speed-up = rate / (1 - f (1 - ring)), where rate = min(1, in flight
+//    / needed) is the fraction of the bandwidth the chosen occupancy can draw.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+namespace perksolve::cuda_detail {
+
+struct PerksDeviceModel {
+  int sms = 1;
+  long smem_per_sm = 0;     // shared memory per SM, bytes
+  long smem_per_block = 0;  // the opt-in maximum of one block, bytes
+  double bandwidth = 0.0;   // memory bandwidth, bytes / s
+  double latency = 1e-6;    // loaded memory latency, s
+};
+
+struct PerksTileModel {
+  long ring_bytes = 0;      // shared memory of one block besides the cache (stages, static arrays)
+  long inflight_bytes = 0;  // bytes of loads one block keeps in flight ((stages - 1) planes)
+  long plane_bytes = 0;     // one cached output plane of the tile
+  long plane_cells = 0;
+  double ring_share = 0.0;  // share of a cached plane's traffic that remains (halo loads + boundary stores)
+  int max_blocks_per_sm = 1;  // occupancy limit without the cache (registers, threads)
+};
+
+struct PerksDomainModel {
+  double cells = 0.0;
+  long planes_per_block = 0;  // output planes a block owns (the most a cache can usefully hold)
+  int blocks = 1;             // blocks launched in all (at most sms x blocks_per_sm; the launcher passes them)
+};
+
+struct PerksPlan {
+  int blocks_per_sm = 1;
+  long cache_bytes = 0;  // per block
+  int cache_planes = 0;  // per block
+  double inflight_per_sm = 0.0, needed_per_sm = 0.0;
+  double cached_fraction = 0.0;
+  double predicted_speedup = 1.0;
+};
+
+// `cache_override`: -1 automatic, otherwise at most this many cache bytes per block.
+inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& tile, const PerksDomainModel& dom,
+                            long cache_override = -1) {
+  PerksPlan p;
+  p.needed_per_sm = dev.bandwidth * dev.latency / std::max(1, dev.sms);
+  const int max_b = std::max(1, tile.max_blocks_per_sm);
+  p.blocks_per_sm = max_b;
+  for (int b = 1; b <= max_b; ++b)
+    if (static_cast<double>(b) * static_cast<double>(tile.inflight_bytes) >= p.needed_per_sm) {
+      p.blocks_per_sm = b;
+      break;
+    }
+  p.inflight_per_sm = static_cast<double>(p.blocks_per_sm) * static_cast<double>(tile.inflight_bytes);
+  long spare = std::min(dev.smem_per_sm / p.blocks_per_sm, dev.smem_per_block) - tile.ring_bytes;
+  if (cache_override >= 0) spare = std::min(spare, cache_override);
+  spare = std::max(0L, spare);
+  const long planes = tile.plane_bytes > 0 ? std::clamp(spare / tile.plane_bytes, 0L, dom.planes_per_block) : 0;
+  p.cache_planes = static_cast<int>(planes);
+  p.cache_bytes = planes * tile.plane_bytes;
+  p.cached_fraction =
+      dom.cells > 0 ? std::min(1.0, static_cast<double>(dom.blocks) * static_cast<double>(planes) *
+                                        static_cast<double>(tile.plane_cells) / dom.cells)
+                    : 0.0;
+  const double rate = p.needed_per_sm > 0 ? std::min(1.0, p.inflight_per_sm / p.needed_per_sm) : 1.0;
+  p.predicted_speedup = rate / (1.0 - p.cached_fraction * (1.0 - std::clamp(tile.ring_share, 0.0, 1.0)));
+  return p;
+}
+
+// The share of a cached tile plane's traffic that remains with caching, over the 2 transfers per cell of a
+// per-sweep kernel: the boundary ring of width (rx, ry) that is stored for the neighbours, and the halo of
+// width (hx, hy) that is loaded (hx is the sector-aligned load halo), for a bx x by tile plane.
+inline double tile_ring_share(int bx, int by, int rx, int ry, int hx, int hy) {
+  const double cells = static_cast<double>(bx) * by;
+  const double interior = static_cast<double>(std::max(0, bx - 2 * rx)) * std::max(0, by - 2 * ry);
+  const double halo = static_cast<double>(bx + 2 * hx) * (by + 2 * hy) - cells;
+  return ((cells - interior) + halo) / (2.0 * cells);
+}
+
+}  // namespace perksolve::cuda_detail

@@ -1,0 +1,39 @@
+// The deck keys of solvers that can run their loop inside the backend (PERKS): [solver] persistent and
+// persistent_cache_kib, declared once for every such solver.
+#pragma once
+
+#include <string>
+
+#include "framework/config/deck.hpp"
+#include "framework/config/schema.hpp"
+
+namespace perksolve {
+
+struct PersistentOptions {
+  std::string mode = "auto";  // auto | on | off
+  long cache_bytes = -1;      // on-chip cache per block; -1: the backend's concurrency model decides
+
+  static PersistentOptions from_deck(const config::Deck& deck) {
+    PersistentOptions o;
+    o.mode = deck.get_string("solver.persistent");
+    const long kib = deck.get_int("solver.persistent_cache_kib");
+    o.cache_bytes = kib < 0 ? -1 : kib * 1024;
+    return o;
+  }
+};
+
+// `what`: the loop the kernel runs and where it is available, for the key's help text.
+inline config::KeySpec persistent_mode_key(const std::string& what) {
+  return config::key_string("persistent", std::string("auto"), {"auto", "on", "off"},
+                            "run " + what + " as one persistent kernel per chunk of iterations (PERKS): auto = where "
+                            "possible, on = required (an error otherwise), off = one backend operation at a time");
+}
+inline config::KeySpec persistent_cache_key() {
+  return config::with_range(
+      config::key_int("persistent_cache_kib", -1,
+                      "on-chip cache per thread block of a persistent stencil kernel, KiB: -1 = chosen by the "
+                      "concurrency model (docs/perf/perks.md), 0 = no caching (never more than fits)"),
+      -1, std::nullopt);
+}
+
+}  // namespace perksolve

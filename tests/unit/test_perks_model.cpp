@@ -1,0 +1,83 @@
+// The PERKS concurrency model (framework/backends/cuda/perks_model.hpp): Little's law picks the blocks per
+// SM, shared memory left over becomes the cache, and the prediction follows the cached fraction and the
+// tile's boundary share. Plain C++, checked here on the CPU.
+#include <gtest/gtest.h>
+
+#include "framework/backends/cuda/perks_model.hpp"
+
+namespace perksolve::cuda_detail {
+namespace {
+
+PerksDeviceModel h100_like() {
+  PerksDeviceModel d;
+  d.sms = 132;
+  d.smem_per_sm = 228 * 1024;
+  d.smem_per_block = 227 * 1024;
+  d.bandwidth = 3.35e12;
+  d.latency = 1e-6;
+  return d;
+}
+
+TEST(PerksModel, RingShareOfTiles) {
+  // 3D 7-point fp64 PERKS tile 256 x 4, R = 1, sector halo 4 in x: stores 516 of 1024, loads 560 halo cells.
+  EXPECT_NEAR(tile_ring_share(256, 4, 1, 1, 4, 1), (516.0 + 560.0) / 2048.0, 1e-15);
+  // A 2D row (by = 1, no y ring): only the x ring and halo remain.
+  EXPECT_NEAR(tile_ring_share(1024, 1, 1, 0, 4, 0), (2.0 + 8.0) / 2048.0, 1e-15);
+  // Taller tiles keep less.
+  EXPECT_LT(tile_ring_share(32, 16, 1, 1, 4, 1), tile_ring_share(256, 4, 1, 1, 4, 1));
+}
+
+TEST(PerksModel, LittlesLawPicksFewestBlocksThatSaturate) {
+  const PerksDeviceModel d = h100_like();  // needs 3.35e12 * 1e-6 / 132 = 25.4 KB in flight per SM
+  PerksTileModel t;
+  t.ring_bytes = 40 * 1024;
+  t.plane_bytes = 8 * 1024;
+  t.plane_cells = 1024;
+  t.ring_share = 0.5;
+  t.max_blocks_per_sm = 4;
+  PerksDomainModel dom;
+  dom.cells = 1e9;
+  dom.planes_per_block = 1000;
+  dom.blocks = 132;
+  t.inflight_bytes = 26 * 1024;
+  EXPECT_EQ(plan_perks(d, t, dom).blocks_per_sm, 1);
+  t.inflight_bytes = 10 * 1024;
+  const PerksPlan p3 = plan_perks(d, t, dom);
+  EXPECT_EQ(p3.blocks_per_sm, 3);
+  EXPECT_NEAR(p3.needed_per_sm, 3.35e12 * 1e-6 / 132, 1e-6);
+  EXPECT_DOUBLE_EQ(p3.inflight_per_sm, 30.0 * 1024);
+  // Cache: the SM's shared memory split three ways, less the ring, in whole planes.
+  EXPECT_EQ(p3.cache_planes, static_cast<int>((228 * 1024 / 3 - 40 * 1024) / (8 * 1024)));
+  t.inflight_bytes = 4 * 1024;  // even 4 blocks fall short: take 4, and predict the bandwidth share
+  const PerksPlan p4 = plan_perks(d, t, dom);
+  EXPECT_EQ(p4.blocks_per_sm, 4);
+  EXPECT_LT(p4.predicted_speedup, 1.0);
+}
+
+TEST(PerksModel, CacheOverrideAndPrediction) {
+  const PerksDeviceModel d = h100_like();
+  PerksTileModel t;
+  t.ring_bytes = 40 * 1024;
+  t.inflight_bytes = 30 * 1024;
+  t.plane_bytes = 8 * 1024;
+  t.plane_cells = 1024;
+  t.ring_share = 0.5;
+  PerksDomainModel dom;
+  dom.blocks = 132;
+  dom.planes_per_block = 10;
+  dom.cells = 132.0 * 10 * 1024;  // the whole domain fits: f = 1, speed-up 1 / ring share
+  const PerksPlan all = plan_perks(d, t, dom);
+  EXPECT_EQ(all.cache_planes, 10);
+  EXPECT_DOUBLE_EQ(all.cached_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(all.predicted_speedup, 2.0);
+  const PerksPlan none = plan_perks(d, t, dom, 0);
+  EXPECT_EQ(none.cache_planes, 0);
+  EXPECT_DOUBLE_EQ(none.predicted_speedup, 1.0);
+  const PerksPlan some = plan_perks(d, t, dom, 5 * 8 * 1024 + 100);  // 5 planes of 10
+  EXPECT_EQ(some.cache_planes, 5);
+  EXPECT_DOUBLE_EQ(some.cached_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(some.predicted_speedup, 1.0 / (1.0 - 0.5 * 0.5));
+}
+
+}  // namespace
+}  // namespace perksolve::cuda_detail
