@@ -11,6 +11,7 @@
 #include "framework/backends/cuda/register_cuda.hpp"
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 #include "framework/config/schema.hpp"
+#include "framework/io/io_options.hpp"
 #include "solvers/multigrid/mg_config.hpp"
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     perksolve::register_cuda_backend();
     perksolve::config::register_core_schema();  // decks built from strings (whole-solve tests), any test order
     perksolve::register_multigrid_tables();
+    perksolve::io::register_io_schema();
     try {
       perksolve::CudaBackend<double> probe(MPI_COMM_WORLD);
       if (rank == 0) std::printf("CUDA device: %s\n", probe.device_name().c_str());

@@ -79,5 +79,28 @@ TEST(PerksModel, CacheOverrideAndPrediction) {
   EXPECT_DOUBLE_EQ(some.predicted_speedup, 1.0 / (1.0 - 0.5 * 0.5));
 }
 
+// With the bytes of a sweep the fixed costs enter: a small domain that fits cannot gain more than the
+// per-sweep kernel's time over two barriers and a latency.
+TEST(PerksModel, FixedCostsBoundSmallDomains) {
+  const PerksDeviceModel d = h100_like();
+  PerksTileModel t;
+  t.ring_bytes = 40 * 1024;
+  t.inflight_bytes = 30 * 1024;
+  t.plane_bytes = 8 * 1024;
+  t.plane_cells = 1024;
+  t.ring_share = 0.01;
+  PerksDomainModel dom;
+  dom.blocks = 132;
+  dom.planes_per_block = 10;
+  dom.cells = 132.0 * 10 * 1024;
+  dom.bytes_per_sweep = dom.cells * 16.0;  // 21.6 MB: 6.5 us at 3.35 TB/s
+  const PerksPlan p = plan_perks(d, t, dom);
+  const double per_sweep = dom.bytes_per_sweep / d.bandwidth + d.kernel_boundary;
+  const double persistent = dom.bytes_per_sweep * 0.01 / d.bandwidth + 2 * d.barrier + d.latency;
+  EXPECT_NEAR(p.predicted_speedup, per_sweep / persistent, 1e-12);
+  EXPECT_LT(p.predicted_speedup, per_sweep / (2 * d.barrier + d.latency) + 1e-12);
+  EXPECT_GT(p.predicted_speedup, 2.0);
+}
+
 }  // namespace
 }  // namespace perksolve::cuda_detail

@@ -279,6 +279,20 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   device_ = local_rank(comm) % count;
   PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
   PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_));
+  {
+    // The PERKS concurrency model's device: peak DRAM bandwidth from the memory clock (double data rate) and
+    // bus width (3.35 TB/s, an H100 SXM, where the driver does not say), shared memory per SM and per block.
+    int optin = 0, smem_sm = 0, mem_khz = 0, bus_bits = 0;
+    PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+    PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_));
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device_) != cudaSuccess) mem_khz = 0;
+    if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device_) != cudaSuccess) bus_bits = 0;
+    (void)cudaGetLastError();
+    perks_device_.sms = sm_count_;
+    perks_device_.smem_per_sm = smem_sm;
+    perks_device_.smem_per_block = optin;
+    perks_device_.bandwidth = mem_khz > 0 && bus_bits > 0 ? 2.0 * mem_khz * 1e3 * bus_bits / 8.0 : 3.35e12;
+  }
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
@@ -784,6 +798,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     pr.history_dev = static_cast<double*>(scratch_dev_);
   }
   pr.cache_bytes = q.cache_bytes;
+  pr.device = perks_device_;
   pr.max_blocks = q.max_blocks;
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "framework/backend/backend.hpp"
+#include "framework/backends/cuda/perks_model.hpp"
 
 struct CUstream_st;  // cudaStream_t without including cuda_runtime.h
 
@@ -148,6 +149,8 @@ class CudaBackend final : public Backend<Real> {
   CUstream_st* stream_ = nullptr;
   int device_ = 0;
   int sm_count_ = 1;
+  cuda_detail::PerksDeviceModel perks_device_;  // the PERKS concurrency model's device (queried once: some
+                                               // attributes, e.g. the memory clock, cost ~1 ms per query)
   double* partials_ = nullptr;  // device, kMaxPartials doubles
   unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
   double* result_dev_ = nullptr;   // 4 doubles

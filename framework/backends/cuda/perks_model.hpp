@@ -11,8 +11,12 @@
 //    automatic size (never above what fits).
 //  * Prediction: a cached cell still loads its halo ring and stores its tile-boundary ring (other blocks
 //    read them), so the traffic of a cached fraction f falls to f x ring (ring = the tile's boundary share).
-//    Per-sweep kernels move everything: speed-up = rate / (1 - f (1 - ring)), where rate = min(1, in flight
-//    / needed) is the fraction of the bandwidth the chosen occupancy can draw.
+//    A per-sweep kernel moves all B bytes of a sweep at the full bandwidth W and pays one kernel boundary;
+//    the persistent sweep moves B (1 - f (1 - ring)) at rate x W, where rate = min(1, in flight / needed) is
+//    the share of the bandwidth the chosen occupancy can draw, and pays two device-wide barriers and one
+//    pipeline refill (a latency):
+//        speed-up = (B / W + t_boundary) / (B (1 - f (1 - ring)) / (rate W) + 2 t_barrier + latency).
+//    Without B (bytes_per_sweep = 0) the traffic ratio alone: rate / (1 - f (1 - ring)).
 #pragma once
 
 #include <algorithm>
@@ -25,7 +29,12 @@ struct PerksDeviceModel {
   long smem_per_sm = 0;     // shared memory per SM, bytes
   long smem_per_block = 0;  // the opt-in maximum of one block, bytes
   double bandwidth = 0.0;   // memory bandwidth, bytes / s
-  double latency = 1e-6;    // loaded memory latency, s
+  // Loaded memory latency: a constant of the model, not measured by this project.
+  double latency = 1e-6;
+  // A device-wide barrier (grid.sync over one block per SM) and a kernel boundary inside a CUDA graph:
+  // measured on an H100 by benchmarks/gpu/program_bench (0.91 and 1.00 us; docs/perf/perks.md).
+  double barrier = 0.91e-6;
+  double kernel_boundary = 1.0e-6;
 };
 
 struct PerksTileModel {
@@ -39,6 +48,7 @@ struct PerksTileModel {
 
 struct PerksDomainModel {
   double cells = 0.0;
+  double bytes_per_sweep = 0.0;  // what a per-sweep kernel moves (2 or 3 values per cell); 0: traffic ratio only
   long planes_per_block = 0;  // output planes a block owns (the most a cache can usefully hold)
   int blocks = 1;             // blocks launched in all (at most sms x blocks_per_sm; the launcher passes them)
 };
@@ -76,7 +86,15 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
                                         static_cast<double>(tile.plane_cells) / dom.cells)
                     : 0.0;
   const double rate = p.needed_per_sm > 0 ? std::min(1.0, p.inflight_per_sm / p.needed_per_sm) : 1.0;
-  p.predicted_speedup = rate / (1.0 - p.cached_fraction * (1.0 - std::clamp(tile.ring_share, 0.0, 1.0)));
+  const double left = 1.0 - p.cached_fraction * (1.0 - std::clamp(tile.ring_share, 0.0, 1.0));
+  if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
+    const double per_sweep = dom.bytes_per_sweep / dev.bandwidth + dev.kernel_boundary;
+    const double persistent =
+        dom.bytes_per_sweep * left / (rate * dev.bandwidth) + 2.0 * dev.barrier + dev.latency;
+    p.predicted_speedup = per_sweep / persistent;
+  } else {
+    p.predicted_speedup = rate / left;
+  }
   return p;
 }
 

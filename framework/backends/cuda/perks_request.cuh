@@ -4,6 +4,7 @@
 
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/perks_model.hpp"
 
 namespace perksolve::cuda_detail {
 
@@ -21,6 +22,7 @@ struct PerksRequest {
   double* history_dev = nullptr; // Jacobi: `sweeps` doubles, the rr of each sweep's input (null: not kept)
   long cache_bytes = -1;         // shared memory for the cache per block; -1: all that is left
   int max_blocks = 0;            // 0: as many as the concurrency model's blocks per SM allow
+  PerksDeviceModel device{};     // the concurrency model's device (CudaBackend queries it once)
 };
 struct PerksLaunch {
   bool launched = false;
@@ -28,10 +30,6 @@ struct PerksLaunch {
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
-
-// Loaded memory latency assumed by the concurrency model (perks_model.hpp): a constant of the model, not a
-// measurement of this project.
-inline constexpr double kPerksAssumedLatency = 1e-6;
 
 // Defined in stencil_{2d,3d}_{f32,f64}.cu (instantiation and launch in one translation unit).
 template <class Real>

@@ -322,30 +322,25 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
   if (a.tiles <= 0 || a.ns <= 0) return out;
   // The concurrency model (perks_model.hpp): blocks per SM from Little's law within the occupancy of the
-  // kernel without a cache, then the cache from the shared memory left.
-  int dev = 0, optin = 0, smem_sm = 0, mem_khz = 0, bus_bits = 0;
-  PERKSOLVE_CUDA_CHECK(cudaGetDevice(&dev));
-  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess) mem_khz = 0;
-  if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) bus_bits = 0;
-  (void)cudaGetLastError();
-  cudaFuncAttributes fa{};
-  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
-  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - static_cast<int>(fa.sharedSizeBytes)));
-  int occ = 0;
-  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, C::NT, C::SMEM_BYTES));
-  if (occ < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
-  PerksDeviceModel dm;
-  dm.sms = r.sm_count;
-  dm.smem_per_sm = smem_sm;
-  dm.smem_per_block = optin;
-  // Peak DRAM bandwidth from the memory clock (double data rate) and bus width; 3.35 TB/s (H100 SXM) when
-  // the driver does not say.
-  dm.bandwidth = mem_khz > 0 && bus_bits > 0 ? 2.0 * mem_khz * 1e3 * bus_bits / 8.0 : 3.35e12;
-  dm.latency = kPerksAssumedLatency;
+  // kernel without a cache, then the cache from the shared memory left. Per kernel, once (all devices of a
+  // process are taken to be alike): its static shared memory and its occupancy without a cache.
+  struct KernelFacts {
+    long static_smem = 0;
+    int occupancy = 0;
+  };
+  static const KernelFacts facts = [&] {
+    KernelFacts k;
+    cudaFuncAttributes fa{};
+    PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+    k.static_smem = static_cast<long>(fa.sharedSizeBytes);
+    PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.occupancy, kernel, C::NT, C::SMEM_BYTES));
+    return k;
+  }();
+  if (facts.occupancy < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
+  const PerksDeviceModel& dm = pr.device;
   PerksTileModel tm;
-  tm.ring_bytes = C::SMEM_BYTES + static_cast<long>(fa.sharedSizeBytes);
+  tm.ring_bytes = C::SMEM_BYTES + facts.static_smem;
   tm.inflight_bytes = static_cast<long>(C::NS - 1) * C::STAGE_BYTES;
   tm.plane_cells = static_cast<long>(C::BX) * C::BY;
   tm.plane_bytes = tm.plane_cells * static_cast<long>(sizeof(Real));
@@ -353,10 +348,11 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
     using G = StreamGeo<S>;
     tm.ring_share = tile_ring_share(C::BX, C::BY, G::RX, S.dim == 3 ? G::RY : 0, C::HX, C::HY);
   }
-  tm.max_blocks_per_sm = occ;
+  tm.max_blocks_per_sm = facts.occupancy;
   // Blocks per SM first (the cache does not change the item split), then the items.
   PerksDomainModel dom;
   dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
+  dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
   const int per_sm_wanted = plan_perks(dm, tm, dom, 0).blocks_per_sm;
   // Items (tile x chunk of planes), dealt round-robin to the blocks for the whole run: choose the number
   // of chunks q that minimises the makespan, rounds x (chunk + 2R) planes (a block that gets one item more
