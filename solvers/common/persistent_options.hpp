@@ -22,11 +22,14 @@ struct PersistentOptions {
   }
 };
 
-// `what`: the loop the kernel runs and where it is available, for the key's help text.
-inline config::KeySpec persistent_mode_key(const std::string& what) {
-  return config::key_string("persistent", std::string("auto"), {"auto", "on", "off"},
+// `what`: the loop the kernel runs and where it is available, for the key's help text; `def`: the default
+// ("auto" where the persistent loop measured faster, docs/perf/perks.md), `why` explains another default.
+inline config::KeySpec persistent_mode_key(const std::string& what, const std::string& def = "auto",
+                                           const std::string& why = "") {
+  return config::key_string("persistent", def, {"auto", "on", "off"},
                             "run " + what + " as one persistent kernel per chunk of iterations (PERKS): auto = where "
-                            "possible, on = required (an error otherwise), off = one backend operation at a time");
+                            "possible, on = required (an error otherwise), off = one backend operation at a time" +
+                                (why.empty() ? std::string() : "; " + why));
 }
 inline config::KeySpec persistent_cache_key() {
   return config::with_range(
