@@ -2,8 +2,11 @@
 // persistent_cache_kib, declared once for every such solver.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 
+#include "framework/backend/backend.hpp"
 #include "framework/config/deck.hpp"
 #include "framework/config/schema.hpp"
 
@@ -21,6 +24,13 @@ struct PersistentOptions {
     return o;
   }
 };
+
+// The log line of a solver's first persistent stencil launch.
+inline std::string describe_launch(const std::string& solver, const PersistentSweeps& run) {
+  return fmt::format("{}: persistent kernel, {} blocks x {} threads, {} cached planes per block ({:.1f} % of the domain "
+                     "on chip; model speed-up {:.2f} over per-sweep kernels)",
+                     solver, run.blocks, run.threads, run.cache_planes, 100.0 * run.cached_fraction, run.model_speedup);
+}
 
 // `what`: the loop the kernel runs and where it is available, for the key's help text; `def`: the default
 // ("auto" where the persistent loop measured faster, docs/perf/perks.md), `why` explains another default.

@@ -95,10 +95,7 @@ class Jacobi final : public SolverBase<Jacobi> {
           persistent = false;  // sweep by sweep from here
         } else {
           if (!logged_ && !quiet_) {
-            log::info(fmt::format("jacobi: persistent kernel, {} blocks x {} threads, {} cached planes per block "
-                                  "({:.1f} % of the domain on chip; model speed-up {:.2f})",
-                                  run.blocks, run.threads, run.cache_planes, 100.0 * run.cached_fraction,
-                                  run.model_speedup));
+            log::info(describe_launch("jacobi", run));
             logged_ = true;
           }
           chunks.took(chunk_clock.seconds());

@@ -78,10 +78,7 @@ class StencilIteration final : public SolverBase<StencilIteration> {
           continue;  // this step again, sweep by sweep
         }
         if (!logged_ && !quiet_) {
-          log::info(fmt::format("stencil_iteration: persistent kernel, {} blocks x {} threads, {} cached planes per "
-                                "block ({:.1f} % of the domain on chip; model speed-up {:.2f})",
-                                run.blocks, run.threads, run.cache_planes, 100.0 * run.cached_fraction,
-                                run.model_speedup));
+          log::info(describe_launch("stencil_iteration", run));
           logged_ = true;
         }
         chunks.took(chunk_clock.seconds());
