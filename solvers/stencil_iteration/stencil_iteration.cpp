@@ -51,6 +51,10 @@ class StencilIteration final : public SolverBase<StencilIteration> {
     IterationState st;
     st.iteration = n;
     while (n < steps_) {
+      {
+        Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
+        sys.halo.update(*x);
+      }
       long done = 1;
       if (persistent) {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(n) : LONG_MAX;
@@ -61,10 +65,6 @@ class StencilIteration final : public SolverBase<StencilIteration> {
         req.cache_bytes = persistent_.cache_bytes;
         Stopwatch chunk_clock;
         PersistentSweeps run;
-        {
-          Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
-          sys.halo.update(*x);
-        }
         {
           Timers::Scope t(sys.timers, "persistent_sweeps", cells * static_cast<double>(req.sweeps),
                           2.0 * sizeof(Real) * cells * static_cast<double>(req.sweeps));
@@ -85,10 +85,6 @@ class StencilIteration final : public SolverBase<StencilIteration> {
         done = run.sweeps;
         if (done % 2 == 1) std::swap(x, x_next);
       } else {
-        {
-          Timers::Scope t(sys.timers, "halo_exchange", 0.0, halo_bytes);
-          sys.halo.update(*x);
-        }
         {
           Timers::Scope t(sys.timers, "apply_stencil", cells, 2.0 * sizeof(Real) * cells);
           be.apply_stencil(sys.op, *x, *x_next);

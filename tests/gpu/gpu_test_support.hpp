@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <random>
@@ -51,6 +53,18 @@ std::vector<Real> download(Backend<Real>& be, const Field<Real>& f) {
   std::vector<Real> h(static_cast<std::size_t>(f.layout().size()));
   be.download(f, h);
   return h;
+}
+
+// Two gathered solutions of the same size agree to `rel` times the largest |ref| (which must be non-zero).
+inline void expect_close_solutions(const std::vector<double>& got, const std::vector<double>& ref, double rel) {
+  ASSERT_EQ(got.size(), ref.size());
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t p = 0; p < ref.size(); ++p) {
+    diff = std::max(diff, std::abs(got[p] - ref[p]));
+    norm = std::max(norm, std::abs(ref[p]));
+  }
+  EXPECT_GT(norm, 0.0);
+  EXPECT_LE(diff, rel * norm) << "solution max difference " << diff << " relative to max " << norm;
 }
 
 }  // namespace perksolve::gpu_test

@@ -279,13 +279,7 @@ TEST(CudaPersistentCg, SolveMatchesKokkos) {
     EXPECT_EQ(g.result.reason, r.result.reason);
     EXPECT_EQ(g.result.iterations, r.result.iterations);
     EXPECT_NEAR(g.result.final_residual, r.result.final_residual, 1e-10 * r.result.initial_residual);
-    ASSERT_EQ(g.global_solution.size(), r.global_solution.size());
-    double diff = 0.0, norm = 0.0;
-    for (std::size_t p = 0; p < r.global_solution.size(); ++p) {
-      diff = std::max(diff, std::abs(g.global_solution[p] - r.global_solution[p]));
-      norm = std::max(norm, std::abs(r.global_solution[p]));
-    }
-    EXPECT_LE(diff, 1e-9 * norm);
+    gpu_test::expect_close_solutions(g.global_solution, r.global_solution, 1e-9);
   }
 }
 

@@ -519,14 +519,7 @@ void compare_solve(const std::string& name, const std::string& body, bool strict
   EXPECT_NEAR(g.result.final_residual, r.result.final_residual,
               1e-10 * (strict ? r.result.final_residual : r.result.initial_residual));
   if (rank != 0) return;
-  ASSERT_EQ(g.global_solution.size(), r.global_solution.size());
-  double diff = 0.0, norm = 0.0;
-  for (std::size_t p = 0; p < r.global_solution.size(); ++p) {
-    diff = std::max(diff, std::abs(g.global_solution[p] - r.global_solution[p]));
-    norm = std::max(norm, std::abs(r.global_solution[p]));
-  }
-  EXPECT_GT(norm, 0.0);
-  EXPECT_LE(diff, 1e-9 * norm) << "solution max difference " << diff << " relative to max " << norm;
+  gpu_test::expect_close_solutions(g.global_solution, r.global_solution, 1e-9);
 }
 
 TEST(CudaSolves, CG) {

@@ -18,6 +18,26 @@ PerksDeviceModel h100_like() {
   return d;
 }
 
+// A tile with a 40 KB ring of 8 KB planes of 1024 cells, 30 KB in flight (above the 25.4 KB target).
+PerksTileModel test_tile(double ring_share) {
+  PerksTileModel t;
+  t.ring_bytes = 40 * 1024;
+  t.inflight_bytes = 30 * 1024;
+  t.plane_bytes = 8 * 1024;
+  t.plane_cells = 1024;
+  t.ring_share = ring_share;
+  return t;
+}
+
+// 132 blocks of 10 planes of that tile: the whole domain fits the cache.
+PerksDomainModel fitting_domain() {
+  PerksDomainModel dom;
+  dom.blocks = 132;
+  dom.planes_per_block = 10;
+  dom.cells = 132.0 * 10 * 1024;
+  return dom;
+}
+
 TEST(PerksModel, RingShareOfTiles) {
   // 3D 7-point fp64 PERKS tile 256 x 4, R = 1, sector halo 4 in x: stores 516 of 1024, loads 560 halo cells.
   EXPECT_NEAR(tile_ring_share(256, 4, 1, 1, 4, 1), (516.0 + 560.0) / 2048.0, 1e-15);
@@ -29,11 +49,7 @@ TEST(PerksModel, RingShareOfTiles) {
 
 TEST(PerksModel, LittlesLawPicksFewestBlocksThatSaturate) {
   const PerksDeviceModel d = h100_like();  // needs 3.35e12 * 1e-6 / 132 = 25.4 KB in flight per SM
-  PerksTileModel t;
-  t.ring_bytes = 40 * 1024;
-  t.plane_bytes = 8 * 1024;
-  t.plane_cells = 1024;
-  t.ring_share = 0.5;
+  PerksTileModel t = test_tile(0.5);
   t.max_blocks_per_sm = 4;
   PerksDomainModel dom;
   dom.cells = 1e9;
@@ -42,6 +58,7 @@ TEST(PerksModel, LittlesLawPicksFewestBlocksThatSaturate) {
   t.inflight_bytes = 26 * 1024;
   EXPECT_EQ(plan_perks(d, t, dom).blocks_per_sm, 1);
   t.inflight_bytes = 10 * 1024;
+  EXPECT_EQ(perks_blocks_per_sm(d, t), 3);  // what the launcher asks before it splits the work
   const PerksPlan p3 = plan_perks(d, t, dom);
   EXPECT_EQ(p3.blocks_per_sm, 3);
   EXPECT_NEAR(p3.needed_per_sm, 3.35e12 * 1e-6 / 132, 1e-6);
@@ -56,16 +73,8 @@ TEST(PerksModel, LittlesLawPicksFewestBlocksThatSaturate) {
 
 TEST(PerksModel, CacheOverrideAndPrediction) {
   const PerksDeviceModel d = h100_like();
-  PerksTileModel t;
-  t.ring_bytes = 40 * 1024;
-  t.inflight_bytes = 30 * 1024;
-  t.plane_bytes = 8 * 1024;
-  t.plane_cells = 1024;
-  t.ring_share = 0.5;
-  PerksDomainModel dom;
-  dom.blocks = 132;
-  dom.planes_per_block = 10;
-  dom.cells = 132.0 * 10 * 1024;  // the whole domain fits: f = 1, speed-up 1 / ring share
+  const PerksTileModel t = test_tile(0.5);
+  const PerksDomainModel dom = fitting_domain();  // f = 1: speed-up 1 / ring share
   const PerksPlan all = plan_perks(d, t, dom);
   EXPECT_EQ(all.cache_planes, 10);
   EXPECT_DOUBLE_EQ(all.cached_fraction, 1.0);
@@ -83,16 +92,8 @@ TEST(PerksModel, CacheOverrideAndPrediction) {
 // per-sweep kernel's time over two barriers and a latency.
 TEST(PerksModel, FixedCostsBoundSmallDomains) {
   const PerksDeviceModel d = h100_like();
-  PerksTileModel t;
-  t.ring_bytes = 40 * 1024;
-  t.inflight_bytes = 30 * 1024;
-  t.plane_bytes = 8 * 1024;
-  t.plane_cells = 1024;
-  t.ring_share = 0.01;
-  PerksDomainModel dom;
-  dom.blocks = 132;
-  dom.planes_per_block = 10;
-  dom.cells = 132.0 * 10 * 1024;
+  const PerksTileModel t = test_tile(0.01);
+  PerksDomainModel dom = fitting_domain();
   dom.bytes_per_sweep = dom.cells * 16.0;  // 21.6 MB: 6.5 us at 3.35 TB/s
   const PerksPlan p = plan_perks(d, t, dom);
   const double per_sweep = dom.bytes_per_sweep / d.bandwidth + d.kernel_boundary;

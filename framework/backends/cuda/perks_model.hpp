@@ -62,18 +62,27 @@ struct PerksPlan {
   double predicted_speedup = 1.0;
 };
 
+// Bytes in flight per SM that Little's law asks for.
+inline double perks_needed_per_sm(const PerksDeviceModel& dev) {
+  return dev.bandwidth * dev.latency / std::max(1, dev.sms);
+}
+
+// The fewest blocks per SM that keep the needed bytes in flight, within the occupancy (the most if none do).
+// It does not depend on the domain or the cache, so a launcher can split its work before planning the cache.
+inline int perks_blocks_per_sm(const PerksDeviceModel& dev, const PerksTileModel& tile) {
+  const double needed = perks_needed_per_sm(dev);
+  const int max_b = std::max(1, tile.max_blocks_per_sm);
+  for (int b = 1; b < max_b; ++b)
+    if (static_cast<double>(b) * static_cast<double>(tile.inflight_bytes) >= needed) return b;
+  return max_b;
+}
+
 // `cache_override`: -1 automatic, otherwise at most this many cache bytes per block.
 inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& tile, const PerksDomainModel& dom,
                             long cache_override = -1) {
   PerksPlan p;
-  p.needed_per_sm = dev.bandwidth * dev.latency / std::max(1, dev.sms);
-  const int max_b = std::max(1, tile.max_blocks_per_sm);
-  p.blocks_per_sm = max_b;
-  for (int b = 1; b <= max_b; ++b)
-    if (static_cast<double>(b) * static_cast<double>(tile.inflight_bytes) >= p.needed_per_sm) {
-      p.blocks_per_sm = b;
-      break;
-    }
+  p.needed_per_sm = perks_needed_per_sm(dev);
+  p.blocks_per_sm = perks_blocks_per_sm(dev, tile);
   p.inflight_per_sm = static_cast<double>(p.blocks_per_sm) * static_cast<double>(tile.inflight_bytes);
   long spare = std::min(dev.smem_per_sm / p.blocks_per_sm, dev.smem_per_block) - tile.ring_bytes;
   if (cache_override >= 0) spare = std::min(spare, cache_override);

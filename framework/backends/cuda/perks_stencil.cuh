@@ -349,11 +349,8 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
     tm.ring_share = tile_ring_share(C::BX, C::BY, G::RX, S.dim == 3 ? G::RY : 0, C::HX, C::HY);
   }
   tm.max_blocks_per_sm = facts.occupancy;
-  // Blocks per SM first (the cache does not change the item split), then the items.
-  PerksDomainModel dom;
-  dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
-  dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const int per_sm_wanted = plan_perks(dm, tm, dom, 0).blocks_per_sm;
+  // Blocks per SM first (they set the item split), then the items, then the cache.
+  const int per_sm_wanted = perks_blocks_per_sm(dm, tm);
   // Items (tile x chunk of planes), dealt round-robin to the blocks for the whole run: choose the number
   // of chunks q that minimises the makespan, rounds x (chunk + 2R) planes (a block that gets one item more
   // than the others sets the pace of every sweep; measured: 192 items on 132 blocks ran at 0.6 of the
@@ -375,6 +372,9 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
     a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
   }
   const int blocks = static_cast<int>(std::min<long>(max_blocks, a.items));
+  PerksDomainModel dom;
+  dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
+  dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
   dom.blocks = blocks;
   dom.planes_per_block = (a.items + blocks - 1) / blocks * a.chunk;
   const PerksPlan plan = plan_perks(dm, tm, dom, pr.cache_bytes);
