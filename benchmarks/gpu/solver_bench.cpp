@@ -16,6 +16,10 @@
 //                  rtol 1e-10 (fp64; 1e-6 in fp32, whose resolution is ~1e-7): time_s = the whole solve,
 //                  work_units = time_s / WU, plus time and WU per iteration
 //   pcg_mg_solve_direct  the same with the direct coarse solve
+//   case "persistent": mg_vcycle_direct and pcg_mg_solve_direct once per value P of --persistent-cells
+//                  (default 0,4096,32768,262144): multigrid levels of at most P cells run as one persistent
+//                  program (issue 6 item 4; 0 = every level kernel by kernel); the record's persistent_cells
+//                  says which (-1 in the other cases: the deck default)
 //
 // Every solve goes through solve_deck<Real> (the production path: setup, halo exchange, Timers; monitor.phase_timers
 // = auto: no per-phase fences on cuda) once untimed (warm-up: allocations, module loading) and then --solve-reps
@@ -24,8 +28,8 @@
 // every case is stored in the JSON record.
 //
 //   solver_bench [--out results.json] [--n 255] [--reps 50] [--solve-reps 3] [--precision both|f64|f32]
-//                [--cases wu,cg,mg,pcg] [--cg-iterations 100] [--mg-cycles 10] [--warmup-s 0.2] [--git-revision REV]
-//                [--print-decks]
+//                [--cases wu,cg,mg,pcg,persistent] [--cg-iterations 100] [--mg-cycles 10] [--warmup-s 0.2]
+//                [--persistent-cells 0,4096,32768,262144] [--git-revision REV] [--print-decks]
 // Without a usable CUDA device it prints "SKIPPED: no CUDA device (...)" and exits 0.
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -69,18 +73,21 @@ struct Options {
   long cg_iterations = 100, mg_cycles = 10;
   bool print_decks = false;
   double warmup_s = 0.2;
+  std::vector<long> persistent_cells = {0, 4096, 32768, 262144};
 };
 
 void usage(std::FILE* f) {
   std::fprintf(f,
                "usage: solver_bench [--out FILE.json] [--n N] [--reps R] [--solve-reps S] [--precision both|f64|f32]\n"
-               "                    [--cases wu,cg,mg,pcg] [--cg-iterations I] [--mg-cycles C] [--git-revision REV]\n"
-               "                    [--warmup-s T] [--print-decks]\n"
+               "                    [--cases wu,cg,mg,pcg,persistent] [--cg-iterations I] [--mg-cycles C]\n"
+               "                    [--persistent-cells P1,P2,...] [--git-revision REV] [--warmup-s T] [--print-decks]\n"
                "  --n N            unknowns per axis of the 3D Poisson grid (N = 2^k - 1, >= 7; default 255)\n"
                "  --reps R         timed 7-point sweeps for the work unit, median (default 50)\n"
                "  --solve-reps S   timed runs of every solve after the warm-up run, median (default 3)\n"
                "  --cg-iterations  fixed iteration count of the plain-CG case (default 100)\n"
                "  --mg-cycles      fixed cycle count of the multigrid case (default 10)\n"
+               "  --persistent-cells  values of the multigrid persistent_cells key for the case persistent\n"
+               "                   (default 0,4096,32768,262144; 0 = no persistent program)\n"
                "  --warmup-s T     warm-up time of the work-unit sweeps before the timed ones (default 0.2)\n"
                "  --print-decks    print the decks of the solve cases (both precisions) and exit\n");
 }
@@ -133,6 +140,7 @@ struct Record {
   int n = 0;
   double time_s = 0, work_units = 0, wu_time_s = 0;
   long iterations = 0;
+  long persistent_cells = -1;  // multigrid persistent_cells of the deck (-1: not set, the default)
   double total_s = 0, per_iteration_s = 0, wu_per_iteration = 0;  // solves
   double rtol = 0, initial_residual = 0, final_residual = 0;
   double wu_before = 0, wu_after = 0;  // work unit: medians measured before / after the solves (0 = not measured)
@@ -164,20 +172,26 @@ std::string coarse_body(bool fp32, const std::string& coarse) {
   return coarse == "direct" ? "type = \"direct\"\n" : "type = \"cg\"\ntolerance = " + coarse_tolerance(fp32) + "\n";
 }
 
-std::string mg_deck(int n, bool fp32, long cycles, const std::string& coarse = "cg") {
+// The multigrid persistent_cells key line (nothing for -1: the default).
+std::string persistent_line(long cells) {
+  return cells < 0 ? "" : "persistent_cells = " + std::to_string(cells) + "\n";
+}
+
+std::string mg_deck(int n, bool fp32, long cycles, const std::string& coarse = "cg", long persistent_cells = -1) {
   return deck_header(n, fp32) +
-         "[solver]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\npost_smooth = 2\n"
+         "[solver]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\npost_smooth = 2\n" +
+         persistent_line(persistent_cells) +
          "[solver.smoother]\ntype = \"jacobi\"\n[solver.coarse]\n" +
          coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = " + std::to_string(cycles) + "\nrtol = 0.0\n" +
          kFooter;
 }
 double pcg_rtol(bool fp32) { return fp32 ? 1e-6 : 1e-10; }
-std::string pcg_deck(int n, bool fp32, const std::string& coarse = "cg") {
+std::string pcg_deck(int n, bool fp32, const std::string& coarse = "cg", long persistent_cells = -1) {
   char rtol[32];
   std::snprintf(rtol, sizeof rtol, "%g", pcg_rtol(fp32));
   return deck_header(n, fp32) +
          "[solver]\ntype = \"cg\"\n[solver.preconditioner]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\n"
-         "post_smooth = 2\n[solver.preconditioner.smoother]\ntype = \"jacobi\"\n[solver.preconditioner.coarse]\n" +
+         "post_smooth = 2\n" + persistent_line(persistent_cells) + "[solver.preconditioner.smoother]\ntype = \"jacobi\"\n[solver.preconditioner.coarse]\n" +
          coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = 200\nrtol = " + rtol + "\n" + kFooter;
 }
 
@@ -315,6 +329,19 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
     solves.push_back(measure_solve<Real>("pcg_mg_solve_direct", pcg_deck(o.n, fp32, "direct"), o.n, o.solve_reps));
     solves.back().rtol = pcg_rtol(fp32);
   }
+  if (want("persistent")) {
+    for (long p : o.persistent_cells) {
+      solves.push_back(measure_solve<Real>("mg_vcycle_direct", mg_deck(o.n, fp32, o.mg_cycles, "direct", p), o.n,
+                                           o.solve_reps));
+      solves.back().persistent_cells = p;
+    }
+    for (long p : o.persistent_cells) {
+      solves.push_back(
+          measure_solve<Real>("pcg_mg_solve_direct", pcg_deck(o.n, fp32, "direct", p), o.n, o.solve_reps));
+      solves.back().rtol = pcg_rtol(fp32);
+      solves.back().persistent_cells = p;
+    }
+  }
   if (!solves.empty()) {
     const Record again = measure_wu<Real>(o.n, o.reps, h, o.warmup_s);
     wu.wu_after = again.time_s;
@@ -372,7 +399,8 @@ int main(int argc, char** argv) {
       status = 2;
     };
     if (a == "--out" || a == "--git-revision" || a == "--precision" || a == "--cases" || a == "--n" || a == "--reps" ||
-        a == "--solve-reps" || a == "--cg-iterations" || a == "--mg-cycles" || a == "--warmup-s") {
+        a == "--solve-reps" || a == "--cg-iterations" || a == "--mg-cycles" || a == "--warmup-s" ||
+        a == "--persistent-cells") {
       if (!has_value) {
         bad("needs a value");
         break;
@@ -388,7 +416,8 @@ int main(int argc, char** argv) {
       std::stringstream ss(v);
       std::string item;
       while (std::getline(ss, item, ','))
-        if (item != "wu" && item != "cg" && item != "mg" && item != "pcg") bad("expects a list of wu, cg, mg, pcg");
+        if (item != "wu" && item != "cg" && item != "mg" && item != "pcg" && item != "persistent")
+          bad("expects a list of wu, cg, mg, pcg, persistent");
       o.cases = v;
     } else if (a == "--n") {
       if (!parse_int(v, 7, x) || x > 2047) bad("expects an integer in [7, 2047]");
@@ -410,6 +439,18 @@ int main(int argc, char** argv) {
     } else if (a == "--cg-iterations") {
       if (!parse_int(v, 1, x)) bad("expects a positive integer");
       else o.cg_iterations = x;
+    } else if (a == "--persistent-cells") {
+      std::stringstream ss(v);
+      std::string item;
+      o.persistent_cells.clear();
+      while (std::getline(ss, item, ',')) {
+        if (!parse_int(item, 0, x)) {
+          bad("expects a comma-separated list of cell counts >= 0");
+          break;
+        }
+        o.persistent_cells.push_back(x);
+      }
+      if (o.persistent_cells.empty()) bad("expects a comma-separated list of cell counts >= 0");
     } else if (a == "--mg-cycles") {
       if (!parse_int(v, 1, x)) bad("expects a positive integer");
       else o.mg_cycles = x;
@@ -474,14 +515,15 @@ int main(int argc, char** argv) {
       if (o.precision != "f32") run_precision<double>(o, recs, h);
       if (o.precision != "f64") run_precision<float>(o, recs, h);
 
-      std::printf("\n%-14s %-5s %-13s %6s %12s %-14s %10s %12s %10s  %s\n", "case", "prec", "extents", "its", "time [s]",
-                  "", "WU", "t_WU [s]", "WU/it", "reason / kernel");
+      std::printf("\n%-20s %-5s %-13s %8s %6s %12s %-14s %10s %12s %10s  %s\n", "case", "prec", "extents",
+                  "persist", "its", "time [s]", "", "WU", "t_WU [s]", "WU/it", "reason / kernel");
       for (const Record& r : recs) {
         char ext[48];
         std::snprintf(ext, sizeof ext, "%dx%dx%d", r.n, r.n, r.n);
         const bool solve = r.name != "wu_7pt_sweep";
-        std::printf("%-14s %-5s %-13s %6ld %12.4e %-14s %10.2f %12.4e %10.2f  %s\n", r.name.c_str(), r.precision.c_str(),
-                    ext, r.iterations, r.time_s, r.unit.c_str(), r.work_units, r.wu_time_s,
+        const std::string persist = r.persistent_cells < 0 ? "default" : std::to_string(r.persistent_cells);
+        std::printf("%-20s %-5s %-13s %8s %6ld %12.4e %-14s %10.2f %12.4e %10.2f  %s\n", r.name.c_str(),
+                    r.precision.c_str(), ext, persist.c_str(), r.iterations, r.time_s, r.unit.c_str(), r.work_units, r.wu_time_s,
                     solve ? r.wu_per_iteration : 1.0, solve ? r.reason.c_str() : r.kernel.c_str());
       }
       for (const Record& r : recs)
@@ -516,7 +558,7 @@ int main(int argc, char** argv) {
           f << "    {\"case\": \"" << r.name << "\", \"precision\": \"" << r.precision << "\", \"extents\": [" << r.n
             << ", " << r.n << ", " << r.n << "], \"time_s\": " << num(r.time_s) << ", \"time_unit\": \"" << r.unit
             << "\", \"work_units\": " << num(r.work_units) << ", \"iterations\": " << r.iterations
-            << ", \"wu_time_s\": " << num(r.wu_time_s);
+            << ", \"wu_time_s\": " << num(r.wu_time_s) << ", \"persistent_cells\": " << r.persistent_cells;
           if (r.name == "wu_7pt_sweep") {
             const double cells = static_cast<double>(r.n) * r.n * r.n;
             f << ", \"gcells_per_s\": " << num(cells / r.time_s * 1e-9) << ", \"time_min_s\": " << num(r.runs[0])

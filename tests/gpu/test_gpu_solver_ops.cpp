@@ -458,6 +458,85 @@ void persistent_program_test() {
 TEST(CudaPersistent, ProgramMatchesOperationsDouble) { persistent_program_test<double>(); }
 TEST(CudaPersistent, ProgramMatchesOperationsFloat) { persistent_program_test<float>(); }
 
+// The program kernel computes several cells per thread before storing them (batched_cells in
+// persistent_program.cu) and picks its stencil path by point count (<= 7, <= 13, up to 27 in chunks of 9).
+// Grids large enough that every thread holds several cells, with a last batch that is only partly inside:
+// 3D vertex-centred (3d7pt Jacobi, 3d13pt residual, 3d27pt apply, 27-point full weighting) and 2D
+// cell-centred (2d5pt, 2d9pt, 4x4 restriction). Every field equal bit for bit to the operations one by one,
+// ghosts and padding included.
+template <class Real>
+void persistent_program_batched_test() {
+  REQUIRE_CUDA(Real);
+  for (int dim : {3, 2}) {
+    const bool vertex = dim == 3;
+    SCOPED_TRACE(std::string(dim == 3 ? "3D vertex" : "2D cell") + prec(Real()));
+    FieldLayout lf, lc;
+    lf.n = dim == 3 ? std::array<int, 3>{83, 61, 67} : std::array<int, 3>{900, 778, 1};
+    lf.ghost = {2, 2, dim == 3 ? 2 : 0};
+    lf.align = kGridRowAlign;
+    for (int a = 0; a < 3; ++a) lc.n[a] = a < dim ? (vertex ? (lf.n[a] - 1) / 2 : lf.n[a] / 2) : 1;
+    lc.ghost = {1, 1, dim == 3 ? 1 : 0};
+    lc.align = kGridRowAlign;
+    TransferMap map;
+    map.dim = dim;
+    map.centering = vertex ? Centering::vertex : Centering::cell;
+    map.shift = {vertex ? 1 : 0, vertex ? 1 : 0, dim == 3 && vertex ? 1 : 0};
+    std::vector<BoundaryFace> faces, cfaces;
+    for (int a = 0; a < dim; ++a)
+      for (int side = 0; side < 2; ++side) {
+        const FaceBoundary fb{a == 1 ? BoundaryType::neumann : BoundaryType::dirichlet, 0.3};
+        faces.push_back(BoundaryFace{a, side, fb, map.centering, 0.25});
+        cfaces.push_back(BoundaryFace{a, side, fb, map.centering, 0.5});
+      }
+    const Stencil small = perks_stencil(dim == 3 ? "3d7pt" : "2d5pt");
+    const Stencil mid = perks_stencil(dim == 3 ? "3d13pt" : "2d9pt");
+    const Stencil box = perks_stencil(dim == 3 ? "3d27pt" : "2d9pt");
+    struct Set {
+      FieldPtr<Real> x, b, w, r, c;
+    };
+    auto make_set = [&]() {
+      Set s{gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf),
+            gpu->create_field(lc)};
+      gpu->upload(*s.x, random_host<Real>(lf.size(), 11));
+      gpu->upload(*s.b, random_host<Real>(lf.size(), 12));
+      gpu->upload(*s.w, random_host<Real>(lf.size(), 13));
+      gpu->upload(*s.r, random_host<Real>(lf.size(), 14));
+      gpu->upload(*s.c, random_host<Real>(lc.size(), 15));
+      return s;
+    };
+    auto sequence = [&](Set& s) {
+      gpu->fill_boundary_faces(*s.x, faces, false);
+      gpu->jacobi_update(small, Real(0.8), *s.b, *s.x, *s.w);
+      gpu->fill_boundary_faces(*s.w, faces, true);
+      gpu->residual(mid, *s.b, *s.w, *s.r);
+      gpu->fill_boundary_faces(*s.r, faces, true);
+      gpu->restrict_to_coarse(map, *s.r, *s.c);
+      gpu->fill_boundary_faces(*s.c, cfaces, true);
+      gpu->prolongate_add(map, *s.c, *s.w);
+      gpu->fill_boundary_faces(*s.w, faces, true);
+      gpu->apply_stencil(box, *s.w, *s.r);
+      gpu->scale(Real(-0.7), *s.r, *s.x);
+      gpu->copy(*s.w, *s.b);
+    };
+    Set direct = make_set(), prog = make_set();
+    sequence(direct);
+    std::unique_ptr<RecordedWork> p = gpu->record_persistent([&] { sequence(prog); });
+    ASSERT_NE(p, nullptr);
+    p->replay();
+    for (auto [d, q, what] : {std::tuple{direct.c.get(), prog.c.get(), "c"}, std::tuple{direct.w.get(), prog.w.get(), "w"},
+                              std::tuple{direct.r.get(), prog.r.get(), "r"}, std::tuple{direct.x.get(), prog.x.get(), "x"},
+                              std::tuple{direct.b.get(), prog.b.get(), "b"}}) {
+      const auto hd = down(*gpu, *d), hq = down(*gpu, *q);
+      double mx = 0.0;
+      for (Real v : hd) mx = std::max(mx, std::abs(static_cast<double>(v)));
+      EXPECT_GT(mx, 0.0) << what;
+      EXPECT_EQ(std::memcmp(hd.data(), hq.data(), hd.size() * sizeof(Real)), 0) << what;
+    }
+  }
+}
+TEST(CudaPersistent, BatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(); }
+TEST(CudaPersistent, BatchedProgramMatchesOperationsFloat) { persistent_program_batched_test<float>(); }
+
 // An operation without a program form (a dot product) makes record_persistent return null, nothing runs,
 // and the backend works afterwards.
 template <class Real>

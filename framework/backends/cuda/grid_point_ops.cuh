@@ -19,21 +19,34 @@ struct TransferArgs {
   int rz;  // 1 in 3D, 0 in 2D
 };
 
-// The transfers at one cell (framework/backend/transfer_rule.hpp, shared with the other backends).
+// The transfers at one cell (framework/backend/transfer_rule.hpp, shared with the other backends). The
+// dimension is a template argument of the restriction bodies so that their loops unroll and all the fine
+// loads of a cell are in flight together (the entry points below pick it from a.rz).
+template <class Real, bool Three>
+__device__ __forceinline__ Real restrict_fw_point_dim(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
+                                                      int k) {
+  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
+  return transfer_rule::full_weighting<Real>(at, 2 * i + a.s0, 2 * j + a.s1, Three ? 2 * k + a.s2 : 0, Three);
+}
+template <class Real, bool Three>
+__device__ __forceinline__ Real restrict_cc_point_dim(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
+                                                      int k) {
+  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
+  return transfer_rule::cell_restriction<Real>(at, 2 * i + a.s0, 2 * j + a.s1, Three ? 2 * k + a.s2 : 0, Three);
+}
+
 // Vertex-centred full weighting at coarse cell (i, j, k).
 template <class Real>
 __device__ __forceinline__ Real restrict_fw_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
                                                   int k) {
-  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
-  return transfer_rule::full_weighting<Real>(at, 2 * i + a.s0, 2 * j + a.s1, a.rz ? 2 * k + a.s2 : 0, a.rz != 0);
+  return a.rz ? restrict_fw_point_dim<Real, true>(fv, a, i, j, k) : restrict_fw_point_dim<Real, false>(fv, a, i, j, k);
 }
 
 // Cell-centred restriction at coarse cell (i, j, k).
 template <class Real>
 __device__ __forceinline__ Real restrict_cc_point(const Real* __restrict__ fv, const TransferArgs& a, int i, int j,
                                                   int k) {
-  auto at = [&](int x, int y, int z) { return fv[a.lf.index(x, y, z)]; };
-  return transfer_rule::cell_restriction<Real>(at, 2 * i + a.s0, 2 * j + a.s1, a.rz ? 2 * k + a.s2 : 0, a.rz != 0);
+  return a.rz ? restrict_cc_point_dim<Real, true>(fv, a, i, j, k) : restrict_cc_point_dim<Real, false>(fv, a, i, j, k);
 }
 
 // (P coarse) at fine owned cell (i, j, k).

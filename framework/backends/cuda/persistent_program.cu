@@ -24,23 +24,79 @@ constexpr int kProgramThreads = 512;
 // of 4.8 us as graph nodes).
 constexpr long kSmallWork = 4096;
 
-template <class Real>
-__device__ __forceinline__ void stencil_op(const ProgramOp<Real>& op, const long* s_off, const Real* s_c, long gtid,
-                                           long gsize) {
-  const long total = op.l.owned_size();
-  const int np = op.np;
-  const Real* __restrict__ x = op.in;
-  for (long e = gtid; e < total; e += gsize) {
-    const long n = op.map(e);
-    Real acc = 0;
-    for (int p = 0; p < np; ++p) acc = fma(s_c[p], x[n + s_off[p]], acc);
-    if (op.mode == 0) {
-      op.out[n] = acc;
-    } else {
-      const Real r = op.b[n] - acc;
-      op.out[n] = op.mode == 1 ? r : x[n] + op.a * r;
+// Cells tid, tid + nthreads, ... of an operation, U per thread at a time: the U values are computed before
+// any is stored, so a thread has the loads of U cells in flight instead of one (a store in the loop would
+// otherwise order the next cell's loads after it: on the 31^3-63^3 levels each thread has a few cells, and
+// each cell cost one memory latency). value(e, at) returns the value of cell e and sets where it goes; a
+// cell past the end computes the first cell of the batch again (a valid read) and is not stored.
+template <int U, class Real, class Value>
+__device__ __forceinline__ void batched_cells(Real* out, long total, long tid, long nthreads,
+                                              const Value& value) {
+  for (long e0 = tid; e0 < total; e0 += U * nthreads) {
+    Real v[U];
+    long at[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const long e = e0 + u * nthreads;
+      v[u] = value(e < total ? e : e0, at[u]);
     }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (e0 + u * nthreads < total) out[at[u]] = v[u];
   }
+}
+
+// A stencil operation at cell n with at most MaxP points: the loads of Chunk points at a time first, then
+// those points summed in order with fused multiply-adds (the streaming kernels' order and rounding).
+template <int MaxP, int Chunk, class Real>
+__device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long n) {
+  const Real* __restrict__ x = op.in;
+  Real acc = 0;
+#pragma unroll
+  for (int p0 = 0; p0 < MaxP; p0 += Chunk) {
+    Real v[Chunk];
+#pragma unroll
+    for (int q = 0; q < Chunk; ++q)
+      if (p0 + q < op.np) v[q] = x[n + s_off[p0 + q]];
+#pragma unroll
+    for (int q = 0; q < Chunk; ++q)
+      if (p0 + q < op.np) acc = fma(s_c[p0 + q], v[q], acc);
+  }
+  if (op.mode == 0) return acc;
+  const Real r = op.b[n] - acc;
+  return op.mode == 1 ? r : x[n] + op.a * r;
+}
+
+template <int MaxP, int Chunk, int U, class Real>
+__device__ __forceinline__ void stencil_cells(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long tid,
+                                              long nthreads) {
+  batched_cells<U>(op.out, op.l.owned_size(), tid, nthreads, [&](long e, long& at) {
+    at = op.map(e);
+    return stencil_value<MaxP, Chunk>(op, s_off, s_c, at);
+  });
+}
+
+// Point counts of the PERKS shapes: 5/7 (star R = 1), 9/13 (2D box, star R = 2-3 in 2D), up to 27. Fewer
+// points leave registers for more cells per thread.
+template <class Real>
+__device__ __forceinline__ void stencil_op(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long tid,
+                                           long nthreads) {
+  if (op.np <= 7) stencil_cells<7, 7, 4>(op, s_off, s_c, tid, nthreads);
+  else if (op.np <= 13) stencil_cells<13, 13, 2>(op, s_off, s_c, tid, nthreads);
+  else stencil_cells<kProgramMaxPoints, 9, 1>(op, s_off, s_c, tid, nthreads);
+}
+
+// A 3D cell has 27 (full weighting) or 64 fine loads of its own: one cell per thread at a time.
+template <class Real, bool Three>
+__device__ __forceinline__ void restrict_op(const ProgramOp<Real>& op, long tid, long nthreads) {
+  const bool fw = op.kind == ProgramOpKind::restrict_fw;
+  batched_cells<Three ? 1 : 2>(op.out, op.t.lc.owned_size(), tid, nthreads, [&](long e, long& at) {
+    int i, j, k;
+    op.map.ijk(e, i, j, k);
+    at = op.t.lc.index(i, j, k);
+    return fw ? restrict_fw_point_dim<Real, Three>(op.in, op.t, i, j, k)
+              : restrict_cc_point_dim<Real, Three>(op.in, op.t, i, j, k);
+  });
 }
 
 template <class Real>
@@ -82,7 +138,7 @@ __device__ __forceinline__ void spmv_op(const ProgramOp<Real>& op, long gtid, lo
 }
 
 template <class Real>
-__device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long nthreads, long* s_off, Real* s_c) {
+__device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long nthreads, int* s_off, Real* s_c) {
   switch (op.kind) {
     case ProgramOpKind::fill: {
       const long n = op.l.size();
@@ -90,21 +146,22 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
       break;
     }
     case ProgramOpKind::copy: {
-      const long n = op.l.size();
-      for (long e = tid; e < n; e += nthreads) op.out[e] = op.in[e];
+      batched_cells<4>(op.out, op.l.size(), tid, nthreads, [&](long e, long& at) {
+        at = e;
+        return op.in[e];
+      });
       break;
     }
     case ProgramOpKind::scale: {
-      const long total = op.l.owned_size();
-      for (long e = tid; e < total; e += nthreads) {
-        const long n = op.map(e);
-        op.out[n] = op.a * op.in[n];
-      }
+      batched_cells<4>(op.out, op.l.owned_size(), tid, nthreads, [&](long e, long& at) {
+        at = op.map(e);
+        return op.a * op.in[at];
+      });
       break;
     }
     case ProgramOpKind::stencil: {
       if (threadIdx.x < op.np) {
-        s_off[threadIdx.x] = op.off[threadIdx.x];
+        s_off[threadIdx.x] = static_cast<int>(op.off[threadIdx.x]);
         s_c[threadIdx.x] = op.c[threadIdx.x];
       }
       __syncthreads();
@@ -119,22 +176,17 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
     }
     case ProgramOpKind::restrict_fw:
     case ProgramOpKind::restrict_cc: {
-      const long total = op.t.lc.owned_size();
-      for (long e = tid; e < total; e += nthreads) {
-        int i, j, k;
-        op.map.ijk(e, i, j, k);
-        op.out[op.t.lc.index(i, j, k)] = op.kind == ProgramOpKind::restrict_fw ? restrict_fw_point(op.in, op.t, i, j, k)
-                                                                                : restrict_cc_point(op.in, op.t, i, j, k);
-      }
+      if (op.t.rz) restrict_op<Real, true>(op, tid, nthreads);
+      else restrict_op<Real, false>(op, tid, nthreads);
       break;
     }
     case ProgramOpKind::prolongate: {
-      const long total = op.t.lf.owned_size();
-      for (long e = tid; e < total; e += nthreads) {
+      batched_cells<2>(op.out, op.t.lf.owned_size(), tid, nthreads, [&](long e, long& at) {
         int i, j, k;
         op.map.ijk(e, i, j, k);
-        op.out[op.t.lf.index(i, j, k)] += prolongate_point(op.in, op.t, op.vertex, i, j, k);
-      }
+        at = op.t.lf.index(i, j, k);
+        return op.out[at] + prolongate_point(op.in, op.t, op.vertex, i, j, k);
+      });
       break;
     }
     case ProgramOpKind::copy_boxes:
@@ -153,7 +205,7 @@ __global__ void __launch_bounds__(kProgramThreads, 1) program_kernel(const Progr
   cg::grid_group grid = cg::this_grid();
   const long gtid = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-  __shared__ long s_off[kProgramMaxPoints];
+  __shared__ int s_off[kProgramMaxPoints];  // offsets within a field: far below 2^31
   __shared__ Real s_c[kProgramMaxPoints];
   for (int o = 0; o < nops; ++o) {
     const ProgramOp<Real>& op = ops[o];
