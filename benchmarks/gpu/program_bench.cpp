@@ -3,8 +3,10 @@
 // persistent program (Backend::record_persistent), per operation:
 //   barrier    K fills of a one-cell field: the fixed cost of an operation (launch / graph node / barrier)
 //   level N    a multigrid level's smoothing on an N^3 grid: K/2 times (boundary faces + Jacobi sweep)
+//   with --breakdown, per level also K times one kind of operation: faces N (boundary faces), jacobi N
+//   (7-point Jacobi sweeps), scale N (a point-wise operation)
 //
-//   program_bench [--out results.json] [--ops 64] [--reps 30] [--git-revision REV]
+//   program_bench [--out results.json] [--ops 64] [--reps 30] [--breakdown] [--git-revision REV]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   std::string out_path, git_rev = "unknown";
   int ops = 64, reps = 30;
+  bool breakdown = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -57,8 +60,9 @@ int main(int argc, char** argv) {
     else if (a == "--ops") ops = std::stoi(next());
     else if (a == "--reps") reps = std::stoi(next());
     else if (a == "--git-revision") git_rev = next();
+    else if (a == "--breakdown") breakdown = true;
     else {
-      std::fprintf(stderr, "unknown argument %s\nusage: program_bench [--out FILE.json] [--ops K] [--reps R]\n",
+      std::fprintf(stderr, "unknown argument %s\nusage: program_bench [--out FILE.json] [--ops K] [--reps R] [--breakdown]\n",
                    a.c_str());
       MPI_Finalize();
       return 2;
@@ -90,12 +94,23 @@ int main(int argc, char** argv) {
       be.fill(*x, 0.5);
       be.fill(*w, 0.25);
       be.fill(*b, 1.0);
-      const std::string name = "level " + std::to_string(n);
-      recs.push_back(measure(be, name, l.owned_size(), ops, reps, [&] {
+      const std::string size = std::to_string(n);
+      recs.push_back(measure(be, "level " + size, l.owned_size(), ops, reps, [&] {
         for (int k = 0; k < ops / 2; ++k) {
           be.fill_boundary_faces(k % 2 ? *w : *x, faces, true);
           be.jacobi_update(A, 0.8, *b, k % 2 ? *w : *x, k % 2 ? *x : *w);
         }
+      }));
+      if (!breakdown) continue;
+      // The level's operations one kind at a time: where an operation's time goes.
+      recs.push_back(measure(be, "faces " + size, l.owned_size(), ops, reps, [&] {
+        for (int k = 0; k < ops; ++k) be.fill_boundary_faces(k % 2 ? *w : *x, faces, true);
+      }));
+      recs.push_back(measure(be, "jacobi " + size, l.owned_size(), ops, reps, [&] {
+        for (int k = 0; k < ops; ++k) be.jacobi_update(A, 0.8, *b, k % 2 ? *w : *x, k % 2 ? *x : *w);
+      }));
+      recs.push_back(measure(be, "scale " + size, l.owned_size(), ops, reps, [&] {
+        for (int k = 0; k < ops; ++k) be.scale(0.5, k % 2 ? *w : *x, k % 2 ? *x : *w);
       }));
     }
     std::printf("device: %s\n\n%-12s %10s %6s %14s %14s %14s\n", be.device_name().c_str(), "case", "cells", "ops",
