@@ -459,7 +459,7 @@ TEST(CudaPersistent, ProgramMatchesOperationsDouble) { persistent_program_test<d
 TEST(CudaPersistent, ProgramMatchesOperationsFloat) { persistent_program_test<float>(); }
 
 // The program kernel computes several cells per thread before storing them (batched_cells in
-// persistent_program.cu) and picks its stencil path by point count (<= 7, <= 13, up to 27 in chunks of 9).
+// persistent_program.cu) and picks its stencil path by point count (<= 7, <= 13, up to 27 in chunks of 7).
 // Grids large enough that every thread holds several cells, with a last batch that is only partly inside:
 // 3D vertex-centred (3d7pt Jacobi, 3d13pt residual, 3d27pt apply, 27-point full weighting) and 2D
 // cell-centred (2d5pt, 2d9pt, 4x4 restriction). Every field equal bit for bit to the operations one by one,

@@ -502,7 +502,9 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
     op.a = scale;
     op.np = A.size();
     for (int p = 0; p < op.np; ++p) {
-      op.off[p] = A.offsets[p].dx + A.offsets[p].dy * l.stride_y() + A.offsets[p].dz * l.stride_z();
+      const long off = A.offsets[p].dx + A.offsets[p].dy * l.stride_y() + A.offsets[p].dz * l.stride_z();
+      if (off != static_cast<int>(off)) throw std::runtime_error("persistent program: stencil offset beyond 32 bits");
+      op.off[p] = static_cast<int>(off);
       op.c[p] = static_cast<Real>(A.coeffs[p]);
     }
     builder_->ops.push_back(op);

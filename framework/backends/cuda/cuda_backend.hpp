@@ -132,6 +132,11 @@ class CudaBackend final : public Backend<Real> {
   bool wide_tiles() const { return wide_tiles_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
+  // Persistent programs recorded from now on run runs of operations with at most this many work items
+  // each in block 0 alone (0: never; benchmarks and tests; default kProgramSmallWork).
+  void set_program_small_work(long items) { program_small_work_ = items; }
+  long program_small_work() const { return program_small_work_; }
+  static constexpr long kProgramSmallWork = 4096;
 
  private:
   enum class Mode { apply, residual, jacobi };
@@ -164,6 +169,7 @@ class CudaBackend final : public Backend<Real> {
   bool force_generic_ = false;
   bool wide_tiles_ = true;
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
+  long program_small_work_ = kProgramSmallWork;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations
 };
 

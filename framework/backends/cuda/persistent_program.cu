@@ -1,6 +1,7 @@
 // Persistent programs (persistent_program.cuh): the cooperative kernel that runs a recorded operation
 // sequence, and CudaBackend::record_persistent. Design and measurements: docs/perf/perks.md.
 #include <cooperative_groups.h>
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,10 +20,6 @@ namespace {
 // One block of 512 threads per SM: as many threads as two blocks of 256, half the blocks to gather at
 // every device-wide barrier (the kernel needs ~100 registers per thread, so 512 is the most per SM).
 constexpr int kProgramThreads = 512;
-// Runs of operations with at most this many work items each run in block 0 alone, with block barriers
-// instead of device-wide ones (docs/perf/perks.md: a 7^3 level's operations then take 2.2 us each instead
-// of 4.8 us as graph nodes).
-constexpr long kSmallWork = 4096;
 
 // Cells tid, tid + nthreads, ... of an operation, U per thread at a time: the U values are computed before
 // any is stored, so a thread has the loads of U cells in flight instead of one (a store in the loop would
@@ -49,7 +46,7 @@ __device__ __forceinline__ void batched_cells(Real* out, long total, long tid, l
 // A stencil operation at cell n with at most MaxP points: the loads of Chunk points at a time first, then
 // those points summed in order with fused multiply-adds (the streaming kernels' order and rounding).
 template <int MaxP, int Chunk, class Real>
-__device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long n) {
+__device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, long n) {
   const Real* __restrict__ x = op.in;
   Real acc = 0;
 #pragma unroll
@@ -57,10 +54,10 @@ __device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, const i
     Real v[Chunk];
 #pragma unroll
     for (int q = 0; q < Chunk; ++q)
-      if (p0 + q < op.np) v[q] = x[n + s_off[p0 + q]];
+      if (p0 + q < op.np) v[q] = x[n + op.off[p0 + q]];
 #pragma unroll
     for (int q = 0; q < Chunk; ++q)
-      if (p0 + q < op.np) acc = fma(s_c[p0 + q], v[q], acc);
+      if (p0 + q < op.np) acc = fma(op.c[p0 + q], v[q], acc);
   }
   if (op.mode == 0) return acc;
   const Real r = op.b[n] - acc;
@@ -68,22 +65,20 @@ __device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, const i
 }
 
 template <int MaxP, int Chunk, int U, class Real>
-__device__ __forceinline__ void stencil_cells(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long tid,
-                                              long nthreads) {
+__device__ __forceinline__ void stencil_cells(const ProgramOp<Real>& op, long tid, long nthreads) {
   batched_cells<U>(op.out, op.l.owned_size(), tid, nthreads, [&](long e, long& at) {
     at = op.map(e);
-    return stencil_value<MaxP, Chunk>(op, s_off, s_c, at);
+    return stencil_value<MaxP, Chunk>(op, at);
   });
 }
 
 // Point counts of the PERKS shapes: 5/7 (star R = 1), 9/13 (2D box, star R = 2-3 in 2D), up to 27. Fewer
 // points leave registers for more cells per thread.
 template <class Real>
-__device__ __forceinline__ void stencil_op(const ProgramOp<Real>& op, const int* s_off, const Real* s_c, long tid,
-                                           long nthreads) {
-  if (op.np <= 7) stencil_cells<7, 7, 4>(op, s_off, s_c, tid, nthreads);
-  else if (op.np <= 13) stencil_cells<13, 13, 2>(op, s_off, s_c, tid, nthreads);
-  else stencil_cells<kProgramMaxPoints, 9, 1>(op, s_off, s_c, tid, nthreads);
+__device__ __forceinline__ void stencil_op(const ProgramOp<Real>& op, long tid, long nthreads) {
+  if (op.np <= 7) stencil_cells<7, 7, 4>(op, tid, nthreads);
+  else if (op.np <= 13) stencil_cells<13, 13, 2>(op, tid, nthreads);
+  else stencil_cells<kProgramMaxPoints, 7, 1>(op, tid, nthreads);
 }
 
 // A 3D cell has 27 (full weighting) or 64 fine loads of its own: one cell per thread at a time.
@@ -138,7 +133,7 @@ __device__ __forceinline__ void spmv_op(const ProgramOp<Real>& op, long gtid, lo
 }
 
 template <class Real>
-__device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long nthreads, int* s_off, Real* s_c) {
+__device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long nthreads) {
   switch (op.kind) {
     case ProgramOpKind::fill: {
       const long n = op.l.size();
@@ -159,16 +154,9 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
       });
       break;
     }
-    case ProgramOpKind::stencil: {
-      if (threadIdx.x < op.np) {
-        s_off[threadIdx.x] = static_cast<int>(op.off[threadIdx.x]);
-        s_c[threadIdx.x] = op.c[threadIdx.x];
-      }
-      __syncthreads();
-      stencil_op(op, s_off, s_c, tid, nthreads);
-      __syncthreads();  // the next operation of a block-0 run may stage other coefficients
+    case ProgramOpKind::stencil:
+      stencil_op(op, tid, nthreads);
       break;
-    }
     case ProgramOpKind::faces: {
       const long total = op.faces.total();
       for (long t = tid; t < total; t += nthreads) fill_face_ghost(op.out, op.l, op.faces, t);
@@ -198,24 +186,49 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
   }
 }
 
+// Starts copying descriptor `src` into shared memory `dst` (cp.async: the copy proceeds while the block
+// works on the current operation and waits at its barrier); wait_descriptor completes it.
+template <class Real>
+__device__ __forceinline__ void prefetch_descriptor(ProgramOp<Real>* dst, const ProgramOp<Real>* src) {
+  static_assert(sizeof(ProgramOp<Real>) % 8 == 0 && alignof(ProgramOp<Real>) >= 8);
+  constexpr int words = sizeof(ProgramOp<Real>) / 8;
+  auto* d = reinterpret_cast<unsigned long long*>(dst);
+  const auto* s = reinterpret_cast<const unsigned long long*>(src);
+  for (int w = threadIdx.x; w < words; w += blockDim.x) __pipeline_memcpy_async(d + w, s + w, 8);
+  __pipeline_commit();
+}
+__device__ __forceinline__ void wait_descriptor() {
+  __pipeline_wait_prior(0);
+  __syncthreads();
+}
+
 // Operations run in order by the whole grid (grid-stride loops), or, when small, by block 0 alone
-// (block-stride loops) while the other blocks go on to the next device-wide barrier.
+// (block-stride loops) while the other blocks go on to the next device-wide barrier. Each block reads an
+// operation's descriptor from shared memory, where it was copied while the block ran the previous
+// operation: the descriptor's global-memory latency is off the chain of dependent latencies an
+// operation costs (program_bench --breakdown: a point-wise operation on a 31^3 level took 1.7 us beyond
+// the barrier, a Jacobi sweep 4 us).
 template <class Real>
 __global__ void __launch_bounds__(kProgramThreads, 1) program_kernel(const ProgramOp<Real>* __restrict__ ops, int nops) {
   cg::grid_group grid = cg::this_grid();
   const long gtid = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-  __shared__ int s_off[kProgramMaxPoints];  // offsets within a field: far below 2^31
-  __shared__ Real s_c[kProgramMaxPoints];
+  __shared__ __align__(16) ProgramOp<Real> s_ops[2];
+  prefetch_descriptor(&s_ops[0], &ops[0]);
+  wait_descriptor();
   for (int o = 0; o < nops; ++o) {
-    const ProgramOp<Real>& op = ops[o];
+    const ProgramOp<Real>& op = s_ops[o & 1];
+    // The other buffer held operation o - 1, which every thread of the block finished before the
+    // wait_descriptor() that ended the previous iteration.
+    if (o + 1 < nops) prefetch_descriptor(&s_ops[(o + 1) & 1], &ops[o + 1]);
     if (!op.small) {
-      run_op(op, gtid, gsize, s_off, s_c);
+      run_op(op, gtid, gsize);
     } else if (blockIdx.x == 0) {
-      run_op(op, threadIdx.x, blockDim.x, s_off, s_c);
+      run_op(op, threadIdx.x, blockDim.x);
       __syncthreads();  // the next small operation reads what this one wrote
     }
     if (op.sync_after) grid.sync();  // the next operation may read anything this one wrote
+    wait_descriptor();
   }
 }
 
@@ -269,7 +282,7 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
     cudaGetLastError();
     return nullptr;
   }
-  finalise_program(builder.ops, kSmallWork);
+  finalise_program(builder.ops, program_small_work_);
   ProgramOp<Real>* dev = nullptr;
   const std::size_t bytes = builder.ops.size() * sizeof(ProgramOp<Real>);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev), bytes));

@@ -58,7 +58,7 @@ struct ProgramOp {
   Real a = 0;
   // stencil
   int np = 0;
-  long off[kProgramMaxPoints] = {};
+  int off[kProgramMaxPoints] = {};  // within a field: recording checks that it fits 32 bits
   Real c[kProgramMaxPoints] = {};
   // transfers
   TransferArgs t{};
@@ -100,7 +100,7 @@ long program_op_work(const ProgramOp<Real>& op) {
   return 0;
 }
 
-// Marks the small operations and the barriers (see ProgramOp::small). Only runs of at least two small
+// Marks the small operations and the barriers (see ProgramOp::small); small_work <= 0: none. Only runs of at least two small
 // operations go to block 0: that saves the barriers between them, while an isolated small operation would
 // save none and run on one SM instead of all (measured: a 31^3 level's ghost fills in one block made its
 // program twice as slow as its CUDA graph; docs/perf/perks.md).
@@ -108,7 +108,7 @@ template <class Real>
 void finalise_program(std::vector<ProgramOp<Real>>& ops, long small_work) {
   const std::size_t n = ops.size();
   std::vector<bool> fits(n);
-  for (std::size_t o = 0; o < n; ++o) fits[o] = program_op_work(ops[o]) <= small_work;
+  for (std::size_t o = 0; o < n; ++o) fits[o] = small_work > 0 && program_op_work(ops[o]) <= small_work;
   for (std::size_t o = 0; o < n; ++o)
     ops[o].small = fits[o] && ((o > 0 && fits[o - 1]) || (o + 1 < n && fits[o + 1]));
   for (std::size_t o = 0; o < n; ++o) ops[o].sync_after = !(ops[o].small && o + 1 < n && ops[o + 1].small);
