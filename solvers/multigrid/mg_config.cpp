@@ -101,11 +101,12 @@ std::vector<KeySpec> multigrid_keys(bool with_fmg) {
                  "synchronisation are recorded: one rank, coarse type not \"cg\", phase timers off on a GPU. "
                  "auto: on GPU backends; on: also on host backends (where it changes nothing but is tested); off: "
                  "never"),
-      with_range(key_int("persistent_cells", 4096,
+      with_range(key_int("persistent_cells", 32768,
                          "V-cycles only: the levels with at most this many cells (per rank) run their part of the "
                          "cycle as ONE persistent kernel (PERKS; Backend::record_persistent) on backends that have "
-                         "persistent programs (cuda), where runs of small operations share one SM and need no "
-                         "device-wide barriers. Measured break-even on an H100 near 16^3 (docs/perf/perks.md). "
+                         "persistent programs (cuda), where device-wide barriers replace kernel boundaries and runs "
+                         "of small operations share one SM. Measured on an H100: levels up to 31^3 or 63^3 gain, a "
+                         "127^3 level loses (docs/perf/perks.md). "
                          "Needs rank-local levels on one backend instance and phase timers off. 0: never"),
                  0, std::nullopt),
   };
