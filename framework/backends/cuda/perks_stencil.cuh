@@ -78,12 +78,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
   const int tx = tid % C::BXT;
   const int ty = tid / C::BXT;
   int lrow[C::LOADS], lcol[C::LOADS];
-#pragma unroll
-  for (int l = 0; l < C::LOADS; ++l) {
-    const int idx = tid + l * C::NT;
-    lrow[l] = idx / C::NCH;
-    lcol[l] = idx - lrow[l] * C::NCH;
-  }
+  tile_load_units<C>(tid, lrow, lcol);  // scalar loads: C::V == 1
 
   long done = 0;
   double last_rr = 0.0;
@@ -112,9 +107,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
 #pragma unroll
       for (int l = 0; l < C::LOADS; ++l) {
         const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
-        const int gx = ibx0 - C::HX + lcol[l], gy = iby0 - C::HY + lrow[l];
-        ok[l] = live && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
-        goff[l] = ok[l] ? gx + gy * a.row_stride : 0;
+        scalar_tile_load<C>(a, ibx0, iby0, lrow[l], lcol[l], live, ok[l], goff[l]);
       }
     };
     if (iu < a.items) issue_setup();
@@ -140,16 +133,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
         if constexpr (kJacobi) {
           if (ip >= 2 * RS) {
             const Real* bs = a.b + static_cast<long>(is0 + ip - 2 * RS) * a.step;
-            Real* bd = bbuf + slot * C::BB_ELEMS;
-#pragma unroll
-            for (int jy = 0; jy < MY; ++jy)
-#pragma unroll
-              for (int jx = 0; jx < MX; ++jx) {
-                const int ox = ibx0 + tx + jx * C::BXT, oy = iby0 + ty * MY + jy;
-                const bool act = ox < a.nx && oy < a.ny;
-                cp_async_elem<sizeof(Real)>(&bd[(jy * MX + jx) * C::NT + tid],
-                                            act ? bs + ox + oy * a.row_stride : a.b, act);
-              }
+            stage_b_plane<C>(bbuf + slot * C::BB_ELEMS, bs, a, ibx0, iby0, tx, ty, tid);
           }
         }
         if (++ip == iP) {

@@ -267,6 +267,44 @@ struct StreamArgs {
   Real c[NP];
 };
 
+// ---- tile staging shared by the streaming kernel and the PERKS kernel (perks_stencil.cuh) ---------------
+// Tile-independent part of the load mapping, row-major over the staged tile's rows x load units: load l of
+// thread tid fills row lrow[l], element column lcol[l].
+template <class C>
+__device__ __forceinline__ void tile_load_units(int tid, int (&lrow)[C::LOADS], int (&lcol)[C::LOADS]) {
+#pragma unroll
+  for (int l = 0; l < C::LOADS; ++l) {
+    const int idx = tid + l * C::NT;
+    lrow[l] = idx / C::NCH;
+    lcol[l] = (idx - lrow[l] * C::NCH) * C::V;
+  }
+}
+
+// A scalar load of the tile whose first owned cell is (x0, y0): whether its cell lies in the plane's
+// readable range [-g, n + g) (ok) and its element offset in the plane (goff; 0 when not ok).
+template <class C, class Real, int NP>
+__device__ __forceinline__ void scalar_tile_load(const StreamArgs<Real, NP>& a, int x0, int y0, int row, int col,
+                                                 bool live, bool& ok, long& goff) {
+  const int gx = x0 - C::HX + col, gy = y0 - C::HY + row;
+  ok = live && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
+  goff = ok ? gx + gy * a.row_stride : 0;
+}
+
+// Issues the asynchronous copy of one plane of b (source plane bs) for the MY x MX outputs of thread
+// (tx, ty) in the tile at (x0, y0) into bd; outputs outside the owned plane get zeros.
+template <class C, class Real, int NP>
+__device__ __forceinline__ void stage_b_plane(Real* bd, const Real* bs, const StreamArgs<Real, NP>& a, int x0, int y0,
+                                              int tx, int ty, int tid) {
+#pragma unroll
+  for (int jy = 0; jy < C::MY; ++jy)
+#pragma unroll
+    for (int jx = 0; jx < C::MX; ++jx) {
+      const int ox = x0 + tx + jx * C::BXT, oy = y0 + ty * C::MY + jy;
+      const bool act = ox < a.nx && oy < a.ny;
+      cp_async_elem<sizeof(Real)>(&bd[(jy * C::MX + jx) * C::NT + tid], act ? bs + ox + oy * a.row_stride : a.b, act);
+    }
+}
+
 // 16-byte cp.async (CA: through L1, else L1 bypassed); when !pred nothing is read and zeros are stored.
 template <bool CA>
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool pred) {
@@ -494,14 +532,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   int n_issued = 0;     // planes issued into the ring so far
   unsigned n_used = 0;  // planes consumed so far (stage n_used % NS, barrier phase (n_used / NS) & 1)
 
-  // Tile-independent part of the load mapping (row-major over rows x load units).
   int lrow[C::LOADS], lcol[C::LOADS];
-#pragma unroll
-  for (int l = 0; l < C::LOADS; ++l) {
-    const int idx = tid + l * C::NT;
-    lrow[l] = idx / C::NCH;
-    lcol[l] = (idx - lrow[l] * C::NCH) * V;
-  }
+  tile_load_units<C>(tid, lrow, lcol);
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
@@ -520,15 +552,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 #pragma unroll
     for (int l = 0; l < (C::BULK ? 0 : C::LOADS); ++l) {
       const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
-      const int gy = y0 - C::HY + lrow[l];
       if constexpr (C::VEC) {
+        const int gy = y0 - C::HY + lrow[l];
         ok[l] = live && gy >= -a.gy && gy < a.ny + a.gy;
         goff[l] = (x0 - C::HXL) + static_cast<long>(gy) * a.row_stride;
         mrow[l] = mx0 + (x0 - C::HXL) + gy * rsV;
       } else {
-        const int gx = x0 - C::HX + lcol[l];
-        ok[l] = live && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
-        goff[l] = ok[l] ? gx + gy * a.row_stride : 0;
+        scalar_tile_load<C>(a, x0, y0, lrow[l], lcol[l], live, ok[l], goff[l]);
         mrow[l] = 0;
       }
     }
@@ -604,16 +634,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
       if constexpr (kHasB) {
         if (ip >= 2 * RS) {
           const Real* bs = a.b + static_cast<long>(is0 + ip - 2 * RS) * a.step;
-          Real* bd = bbuf + slot * C::BB_ELEMS;
-#pragma unroll
-          for (int jy = 0; jy < MY; ++jy)
-#pragma unroll
-            for (int jx = 0; jx < MX; ++jx) {
-              const int ox = ibx0 + tx + jx * C::BXT, oy = iby0 + ty * MY + jy;
-              const bool act = ox < a.nx && oy < a.ny;
-              cp_async_elem<sizeof(Real)>(&bd[(jy * MX + jx) * C::NT + tid], act ? bs + ox + oy * a.row_stride : a.b,
-                                          act);
-            }
+          stage_b_plane<C>(bbuf + slot * C::BB_ELEMS, bs, a, ibx0, iby0, tx, ty, tid);
         }
       }
       ++n_issued;
