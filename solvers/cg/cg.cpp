@@ -127,13 +127,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
         PersistentCgRequest req;
         req.iterations = chunks.iterations(k, want);
-        req.first = k;
         req.rr = rr;
-        req.check_every = static_cast<int>(std::min<long>(check_every_, INT_MAX));
-        ResidualThresholds th;
-        sys.stop.narrow(th, st.initial_residual);
-        req.stop_abs = th.below;
-        req.stop_div = th.above;
+        set_in_kernel_stop(req, k, check_every_, sys.stop, st.initial_residual);
         Stopwatch chunk_clock;
         PersistentCg run;
         {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,18 @@ class StoppingCriterion {
     (void)t, (void)r0;
   }
 };
+
+// The in-kernel stopping test of a persistent backend loop (PersistentCgRequest, PersistentSweepsRequest):
+// the loop's first iteration number, the check interval, and the thresholds of `stop` for initial residual r0.
+template <class Request>
+void set_in_kernel_stop(Request& req, long first, long check_every, const StoppingCriterion& stop, double r0) {
+  req.first = first;
+  req.check_every = static_cast<int>(std::min<long>(check_every, INT_MAX));
+  ResidualThresholds th;
+  stop.narrow(th, r0);
+  req.stop_abs = th.below;
+  req.stop_div = th.above;
+}
 
 class MaxIterations final : public StoppingCriterion {
  public:

@@ -73,12 +73,7 @@ class Jacobi final : public SolverBase<Jacobi> {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
         PersistentSweepsRequest req;
         req.sweeps = chunks.sweeps(k, want);
-        req.first = k;
-        req.check_every = static_cast<int>(std::min<long>(check_every_, INT_MAX));
-        ResidualThresholds th;
-        sys.stop.narrow(th, st.initial_residual);
-        req.stop_abs = th.below;
-        req.stop_div = th.above;
+        set_in_kernel_stop(req, k, check_every_, sys.stop, st.initial_residual);
         req.cache_bytes = persistent_.cache_bytes;
         Stopwatch chunk_clock;
         PersistentSweeps run;

@@ -339,6 +339,25 @@ TEST(CudaSolverOps, CsrDouble) { csr_test<double>(); }
 TEST(CudaSolverOps, CsrFloat) { csr_test<float>(); }
 
 // ---- persistent programs (record_persistent) ---------------------------------------------------------
+// Two fields of backend `be` agree, ghosts and padding included: bit for bit (tol 0) or to tol x max|a|;
+// NaNs in the same places, and a not all-zero.
+template <class Real>
+void expect_same_field(Backend<Real>& be, const Field<Real>& a, const Field<Real>& b, const std::string& what,
+                       double tol) {
+  const auto ha = down(be, a), hb = down(be, b);
+  double err = 0.0, mx = 0.0;
+  long nan_mismatch = 0;
+  for (std::size_t n = 0; n < ha.size(); ++n) {
+    const double u = static_cast<double>(ha[n]), v = static_cast<double>(hb[n]);
+    nan_mismatch += std::isnan(u) != std::isnan(v);
+    if (!std::isnan(u)) err = std::max(err, std::abs(u - v)), mx = std::max(mx, std::abs(u));
+  }
+  EXPECT_EQ(nan_mismatch, 0) << what;
+  EXPECT_GT(mx, 0.0) << what;
+  if (tol == 0.0) EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(Real)), 0) << what;
+  else EXPECT_LE(err, tol * mx) << what;
+}
+
 // A sequence of every operation a program can hold (boundary faces, Jacobi / residual / apply, scale,
 // restriction, prolongation, copy, fill, copy_boxes, SpMV) run operation by operation on one set of fields
 // and as one persistent program, replayed twice, on a second set holding the same data: every field equal
@@ -411,18 +430,7 @@ void persistent_program_test() {
   p->replay();
   const double spmv_tol = std::is_same_v<Real, double> ? 1e-13 : 1e-5;
   auto same = [&](const Field<Real>& a, const Field<Real>& b, const char* what, double tol) {
-    const auto ha = down(*gpu, a), hb = down(*gpu, b);
-    double err = 0.0, mx = 0.0;
-    long nan_mismatch = 0;
-    for (std::size_t n = 0; n < ha.size(); ++n) {
-      const double u = static_cast<double>(ha[n]), v = static_cast<double>(hb[n]);
-      nan_mismatch += std::isnan(u) != std::isnan(v);
-      if (!std::isnan(u)) err = std::max(err, std::abs(u - v)), mx = std::max(mx, std::abs(u));
-    }
-    EXPECT_EQ(nan_mismatch, 0) << what;
-    EXPECT_GT(mx, 0.0) << what;
-    if (tol == 0.0) EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(Real)), 0) << what;
-    else EXPECT_LE(err, tol * mx) << what;
+    expect_same_field(*gpu, a, b, what, tol);
   };
   // The sequence reads its own outputs (SpMV result into c, then w, r, x, b), so only the fields that the
   // SpMV rounding reaches compare with a tolerance.
@@ -525,13 +533,8 @@ void persistent_program_batched_test() {
     p->replay();
     for (auto [d, q, what] : {std::tuple{direct.c.get(), prog.c.get(), "c"}, std::tuple{direct.w.get(), prog.w.get(), "w"},
                               std::tuple{direct.r.get(), prog.r.get(), "r"}, std::tuple{direct.x.get(), prog.x.get(), "x"},
-                              std::tuple{direct.b.get(), prog.b.get(), "b"}}) {
-      const auto hd = down(*gpu, *d), hq = down(*gpu, *q);
-      double mx = 0.0;
-      for (Real v : hd) mx = std::max(mx, std::abs(static_cast<double>(v)));
-      EXPECT_GT(mx, 0.0) << what;
-      EXPECT_EQ(std::memcmp(hd.data(), hq.data(), hd.size() * sizeof(Real)), 0) << what;
-    }
+                              std::tuple{direct.b.get(), prog.b.get(), "b"}})
+      expect_same_field(*gpu, *d, *q, what, 0.0);
   }
 }
 TEST(CudaPersistent, BatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(); }
