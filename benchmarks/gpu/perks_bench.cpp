@@ -1,16 +1,19 @@
 // PERKS stencil iteration vs the best per-sweep kernel of this project (issue 6; docs/perf/perks.md), in
 // one run, for every PERKS shape, fp64 and fp32, apply sweeps x <- S x with Dirichlet faces refilled
 // between sweeps, on three domain classes:
-//   small       the domain fits the on-chip cache (cached fraction 1)
+//   small       the whole domain stays on chip: the largest side at which the resident kernel
+//               (perks_resident.cuh) runs
 //   saturating  the smallest domain at which the per-sweep kernel reaches 90 % of its rate on the largest
 //   large       at least 8x the on-chip cache
 // per-sweep: K sweeps as a CUDA graph (boundary fill + streaming stencil kernel per sweep);
-// persistent: CudaBackend::persistent_sweeps(K). Reported: time per sweep, GCells/s, speed-up, the cached
+// persistent: CudaBackend::persistent_sweeps(K) with the automatic choice of kernel (resident where the domain
+// fits, else streaming; --kernel forces one). Reported: time per sweep, GCells/s, speed-up, the cached
 // fraction f, the launcher's concurrency-model prediction (framework/backends/cuda/perks_model.hpp: the
 // bandwidth share of the occupancy and the traffic left with a cached fraction f, boundary rings included),
 // the bound 1 / (1 - f), and the bytes in flight per SM against what Little's law asks for.
 //
 //   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
+//               [--kernel auto|resident|streaming]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -31,11 +34,12 @@ namespace {
 
 struct Options {
   std::string out, git_rev = "unknown", cases, precision = "both";
+  PerksKernel kernel = PerksKernel::automatic;
   int sweeps = 20, reps = 5;
 };
 
 struct Record {
-  std::string shape, precision, cls;
+  std::string shape, precision, cls, kernel;
   std::vector<int> extents;
   double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0, bound = 0;
   double inflight_per_sm = 0, needed_per_sm = 0;
@@ -89,10 +93,12 @@ double per_step(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sw
 }
 
 template <class Real>
-PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t) {
+PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t,
+                            PerksKernel kernel) {
   PersistentSweepsRequest q;
   q.kind = SweepKind::apply;
   q.sweeps = sweeps;
+  q.kernel = kernel;
   PersistentSweeps last;
   *t = bench::time_per_call(be.stream(), 2, reps, [&] {
          be.fill_boundary_faces(*d.x, d.faces, true);
@@ -111,7 +117,7 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
   {
     Domain<Real> big = make_domain(be, s, d3 ? 384 : 12288);
     double t = 0;
-    const PersistentSweeps p = persistent(be, s, big, 2, 1, &t);
+    const PersistentSweeps p = persistent(be, s, big, 2, 1, &t, PerksKernel::streaming);
     capacity = p.cached_fraction * static_cast<double>(big.l.owned_size());
   }
   auto side_for = [&](double cells) { return static_cast<int>(d3 ? std::cbrt(cells) : std::sqrt(cells)); };
@@ -129,7 +135,19 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
       saturating = sides[i];
       break;
     }
-  const int small = std::max(8, side_for(0.95 * capacity));
+  // Small: the largest side (down in steps of ~2 %) at which the resident kernel keeps the whole domain on
+  // chip; 95 % of the streaming kernel's cache where it never fits.
+  int small = 0;
+  for (int n = side_for(2.0 * capacity); n >= 8 && small == 0; n = std::min(n - 1, static_cast<int>(n * 0.98))) {
+    Domain<Real> d = make_domain(be, s, n);
+    PersistentSweepsRequest q;
+    q.kind = SweepKind::apply;
+    q.sweeps = 1;
+    q.kernel = PerksKernel::resident;
+    be.fill_boundary_faces(*d.x, d.faces, true);
+    if (be.persistent_sweeps(s, q, nullptr, *d.x, *d.y, d.faces, true).ran) small = n;
+  }
+  if (small == 0) small = std::max(8, side_for(0.95 * capacity));
   const int large = std::max(side_for(8.0 * capacity) + 1, saturating);
   for (auto [cls, n] : {std::pair<const char*, int>{"small", small}, {"saturating", saturating}, {"large", large}}) {
     Domain<Real> d = make_domain(be, s, n);
@@ -140,7 +158,8 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
     r.extents = {d.l.n[0], d.l.n[1], d.l.n[2]};
     r.cells = static_cast<double>(d.l.owned_size());
     r.per_step_s = per_step(be, s, d, o.sweeps, o.reps);
-    const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s);
+    const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s, o.kernel);
+    r.kernel = p.resident ? "resident" : "streaming";
     r.cached_fraction = p.cached_fraction;
     r.cache_planes = p.cache_planes;
     r.blocks = p.blocks;
@@ -154,9 +173,9 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
     char ext[48], bound[24] = "-";
     std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
     if (r.bound > 0) std::snprintf(bound, sizeof bound, "%.3f", r.bound);
-    std::printf("%-10s %-4s %-10s %-16s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
+    std::printf("%-10s %-4s %-10s %-16s %-9s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
                 "1/(1-f) %s  in flight %.1f of %.1f KB/SM\n",
-                r.shape.c_str(), r.precision.c_str(), cls, ext, r.cached_fraction, r.per_step_s, r.persistent_s,
+                r.shape.c_str(), r.precision.c_str(), cls, ext, r.kernel.c_str(), r.cached_fraction, r.per_step_s, r.persistent_s,
                 r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0);
     std::fflush(stdout);
   }
@@ -176,9 +195,18 @@ int main(int argc, char** argv) {
     else if (a == "--cases") o.cases = next();
     else if (a == "--precision") o.precision = next();
     else if (a == "--git-revision") o.git_rev = next();
+    else if (a == "--kernel") {
+      const std::string k = next();
+      if (k != "auto" && k != "resident" && k != "streaming") {
+        std::fprintf(stderr, "perks_bench: --kernel expects auto, resident or streaming, got '%s'\n", k.c_str());
+        MPI_Finalize();
+        return 2;
+      }
+      o.kernel = k == "resident" ? PerksKernel::resident : k == "streaming" ? PerksKernel::streaming : PerksKernel::automatic;
+    }
     else {
       std::fprintf(stderr, "unknown argument %s\nusage: perks_bench [--out FILE.json] [--sweeps K] [--reps R] "
-                           "[--cases a,b] [--precision both|f64|f32]\n", a.c_str());
+                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|streaming]\n", a.c_str());
       MPI_Finalize();
       return 2;
     }
@@ -220,12 +248,13 @@ int main(int argc, char** argv) {
         const Record& r = recs[i];
         char buf[1024];
         std::snprintf(buf, sizeof buf,
-                      "    {\"case\": \"%s\", \"precision\": \"%s\", \"class\": \"%s\", \"extents\": [%d, %d, %d], "
+                      "    {\"case\": \"%s\", \"precision\": \"%s\", \"class\": \"%s\", \"kernel\": \"%s\", "
+                      "\"extents\": [%d, %d, %d], "
                       "\"cells\": %.0f, \"per_step_s_per_sweep\": %.4e, \"persistent_s_per_sweep\": %.4e, "
                       "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, "
                       "\"bound_1_over_1_minus_f\": %.4f, \"inflight_bytes_per_sm\": %.0f, \"needed_bytes_per_sm\": %.0f, "
                       "\"cache_planes\": %d, \"blocks\": %d}%s\n",
-                      r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.extents[0], r.extents[1], r.extents[2],
+                      r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.kernel.c_str(), r.extents[0], r.extents[1], r.extents[2],
                       r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
                       r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, i + 1 < recs.size() ? "," : "");
         f << buf;

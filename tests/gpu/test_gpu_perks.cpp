@@ -1,8 +1,9 @@
-// PERKS stencil iteration (CudaBackend::persistent_sweeps, framework/backends/cuda/perks_stencil.cuh)
-// against the same sweeps one kernel at a time (fill_boundary_faces + apply_stencil / jacobi_update):
-// every compiled shape, apply and Jacobi, fp64 and fp32, with the cache off, small (a few planes: cached
-// and streamed planes in one block) and automatic (the whole domain on chip), on grids that give several
-// items per block, with Dirichlet and Neumann faces. The iterates must be equal BIT FOR BIT (owned cells;
+// PERKS stencil iteration (CudaBackend::persistent_sweeps; framework/backends/cuda/perks_stencil.cuh and
+// perks_resident.cuh) against the same sweeps one kernel at a time (fill_boundary_faces + apply_stencil /
+// jacobi_update): every compiled shape, apply and Jacobi, fp64 and fp32. The streaming kernel with the
+// cache off, small (a few planes: cached and streamed planes in one block) and automatic (the whole domain
+// on chip), on grids that give several items per block; the resident kernel with short and long bricks;
+// Dirichlet and Neumann faces. The iterates must be equal BIT FOR BIT (owned cells;
 // then ghosts after one more boundary fill). Jacobi with check_every and thresholds: the same stopping
 // sweep, residual and kept iterate as the sweep-by-sweep loop. Without a CUDA device: SKIPPED.
 #include <gtest/gtest.h>
@@ -58,13 +59,19 @@ long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const st
   return bad;
 }
 
-// `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items.
+const char* kernel_name(PerksKernel k) {
+  return k == PerksKernel::resident ? "resident" : k == PerksKernel::streaming ? "streaming" : "automatic";
+}
+
+// `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items
+// (streaming) or longer bricks (resident).
 template <class Real>
-void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, long cache, long sweeps, int max_blocks) {
+void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache, long sweeps,
+                 int max_blocks) {
   const FieldLayout l = grid_for(s);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
-                           (sizeof(Real) == 8 ? " f64" : " f32") + " cache " + std::to_string(cache) +
-                           " max_blocks " + std::to_string(max_blocks);
+                           (sizeof(Real) == 8 ? " f64 " : " f32 ") + kernel_name(kernel) + " cache " +
+                           std::to_string(cache) + " max_blocks " + std::to_string(max_blocks);
   SCOPED_TRACE(what);
   const std::vector<BoundaryFace> faces = mixed_faces(s.dim());
   // Apply sweeps of a PERKS shape grow like its coefficient sum: scale the start so values stay finite.
@@ -92,9 +99,12 @@ void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, long 
   q.sweeps = sweeps;
   q.cache_bytes = cache;
   q.max_blocks = max_blocks;
+  q.kernel = kernel;
   const PersistentSweeps res = gpu.persistent_sweeps(s, q, kind == SweepKind::jacobi ? b.get() : nullptr, *x, *y,
                                                      faces, false);
-  ASSERT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently";
+  ASSERT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently (the resident kernel: "
+                          "the test grid fits)";
+  if (kernel != PerksKernel::automatic) EXPECT_EQ(res.resident, kernel == PerksKernel::resident);
   EXPECT_EQ(res.sweeps, sweeps);
   EXPECT_FALSE(res.stopped);
   if (cache != 0) EXPECT_GT(res.cache_planes, 0);
@@ -127,8 +137,14 @@ void all_shapes_test() {
   for (const auto& name : perks_shape_names()) stencils.push_back(perks_stencil(name));
   stencils.push_back(laplacian_27pt_fe(0.1));  // the symmetric (CSE) kernel
   for (const Stencil& s : stencils)
-    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi})
-      for (long cache : {-1L, 0L, 40000L}) check_shape(*gpu, s, kind, cache, 7, cache == 40000L ? 16 : 0);
+    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
+      // Streaming: cache off, a few planes with several items per block, the whole domain.
+      for (long cache : {-1L, 0L, 40000L})
+        check_shape(*gpu, s, kind, PerksKernel::streaming, cache, 7, cache == 40000L ? 16 : 0);
+      // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes.
+      check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
+      if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
+    }
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
@@ -136,7 +152,7 @@ TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration.
 template <class Real>
-void jacobi_stop_test() {
+void jacobi_stop_test(PerksKernel kernel) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
   const Stencil A = laplacian_7pt(1.0, 1.0, 1.0);
   FieldLayout l;
@@ -187,8 +203,10 @@ void jacobi_stop_test() {
   q.sweeps = 200;
   q.check_every = check_every;
   q.stop_rel = thr;
+  q.kernel = kernel;
   const PersistentSweeps res = gpu->persistent_sweeps(A, q, b.get(), *x, *y, faces, true);
   ASSERT_TRUE(res.ran);
+  EXPECT_EQ(res.resident, kernel == PerksKernel::resident);
   EXPECT_TRUE(res.stopped);
   EXPECT_EQ(res.sweeps, k_stop + 1);
   // The same squared residuals, summed over a different block partition: equal to rounding.
@@ -196,7 +214,9 @@ void jacobi_stop_test() {
   Field<Real>& kept = (res.sweeps - 1) % 2 == 0 ? *x : *y;
   EXPECT_EQ(owned_mismatches(l, download(*gpu, kept), download(*gpu, *src)), 0);
 }
-TEST(CudaPerks, JacobiStopsInKernelDouble) { jacobi_stop_test<double>(); }
-TEST(CudaPerks, JacobiStopsInKernelFloat) { jacobi_stop_test<float>(); }
+TEST(CudaPerks, JacobiStopsInKernelDouble) { jacobi_stop_test<double>(PerksKernel::streaming); }
+TEST(CudaPerks, JacobiStopsInKernelFloat) { jacobi_stop_test<float>(PerksKernel::streaming); }
+TEST(CudaPerks, JacobiStopsInResidentKernelDouble) { jacobi_stop_test<double>(PerksKernel::resident); }
+TEST(CudaPerks, JacobiStopsInResidentKernelFloat) { jacobi_stop_test<float>(PerksKernel::resident); }
 
 }  // namespace

@@ -103,5 +103,38 @@ TEST(PerksModel, FixedCostsBoundSmallDomains) {
   EXPECT_GT(p.predicted_speedup, 2.0);
 }
 
+// The resident kernel: the planes of a tile column spread over the blocks left per column; the domain fits
+// when that chunk (with its 2 R halo planes) fits one block's shared memory, or the deck's cap.
+TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {
+  const PerksDeviceModel d = h100_like();
+  PerksResidentTile t;
+  t.plane_bytes = 66 * 18 * 8;  // 64 x 16 fp64 tile, halo 1
+  t.fixed_bytes = 128;
+  t.halo_planes = 2;
+  t.plane_cells = 64 * 16;
+  PerksDomainModel dom;
+  dom.cells = 128.0 * 128 * 128;
+  dom.bytes_per_sweep = dom.cells * 16.0;
+  // 128^3: 2 x 8 = 16 tile columns, 132 / 16 = 8 chunks of 16 planes: 18 planes of 9504 bytes.
+  const PerksResidentPlan p = plan_perks_resident(d, t, dom, 16, 128, d.sms);
+  EXPECT_TRUE(p.fits);
+  EXPECT_EQ(p.chunk, 16);
+  EXPECT_EQ(p.items, 128);
+  EXPECT_EQ(p.smem_bytes, 18 * 9504 + 128);
+  const double per_sweep = dom.bytes_per_sweep / d.bandwidth + d.kernel_boundary;
+  EXPECT_NEAR(p.predicted_speedup, per_sweep / (2 * d.barrier + d.latency + 18 * d.resident_plane_step), 1e-12);
+  // 400 planes: chunks of 50 do not fit 227 KB.
+  EXPECT_FALSE(plan_perks_resident(d, t, dom, 16, 400, d.sms).fits);
+  // More tile columns than blocks, no cache allowed, or a cap below the brick: not resident.
+  EXPECT_FALSE(plan_perks_resident(d, t, dom, 200, 8, d.sms).fits);
+  EXPECT_FALSE(plan_perks_resident(d, t, dom, 16, 128, d.sms, 0).fits);
+  EXPECT_FALSE(plan_perks_resident(d, t, dom, 16, 128, d.sms, 100000).fits);
+  EXPECT_TRUE(plan_perks_resident(d, t, dom, 16, 128, d.sms, 18 * 9504).fits);
+  // Fewer blocks (a test's max_blocks): longer bricks.
+  const PerksResidentPlan few = plan_perks_resident(d, t, dom, 16, 128, 64);
+  EXPECT_EQ(few.chunk, 32);
+  EXPECT_FALSE(few.fits);
+}
+
 }  // namespace
 }  // namespace perksolve::cuda_detail

@@ -802,16 +802,18 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.cache_bytes = q.cache_bytes;
   pr.device = perks_device_;
   pr.max_blocks = q.max_blocks;
+  pr.kernel = q.kernel;
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
                                                            : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
   if (!launch.launched) return res;
-  PERKSOLVE_CUDA_CHECK_LAUNCH("perks_stencil_kernel");
+  PERKSOLVE_CUDA_CHECK_LAUNCH(launch.resident ? "perks_resident_kernel" : "perks_stencil_kernel");
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   res.ran = true;
   res.sweeps = static_cast<long>(result_host_[0]);
   res.last_rr = result_host_[1];
+  res.resident = launch.resident;
   res.blocks = launch.blocks;
   res.threads = launch.threads;
   res.cache_planes = launch.cache_planes;

@@ -35,6 +35,9 @@ struct PerksDeviceModel {
   // measured on an H100 by benchmarks/gpu/program_bench (0.91 and 1.00 us; docs/perf/perks.md).
   double barrier = 0.91e-6;
   double kernel_boundary = 1.0e-6;
+  // Resident kernel: one plane step of a block (block barrier, a tile plane from shared memory, in-place
+  // store). A constant of the model, calibrated on an H100 with perks_bench (docs/perf/perks.md).
+  double resident_plane_step = 0.12e-6;
 };
 
 struct PerksTileModel {
@@ -103,6 +106,46 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
     p.predicted_speedup = per_sweep / persistent;
   } else {
     p.predicted_speedup = rate / left;
+  }
+  return p;
+}
+
+// The resident kernel (perks_resident.cuh): the whole domain in shared memory, one brick (a tile x a chunk of
+// planes, with a halo of R) per block and one block per SM. The domain fits when the chunk that spreads the
+// planes over the blocks left per tile column fits one block's shared memory (or the deck's cap on it).
+// Predicted sweep: two device-wide barriers, one latency for the halo loads issued together, and one plane
+// step per brick plane; against the per-sweep kernel's B / W + a kernel boundary.
+struct PerksResidentTile {
+  long plane_bytes = 0;  // one brick plane with its halo
+  long fixed_bytes = 0;  // shared memory besides the brick (b ring, static arrays)
+  int halo_planes = 0;   // 2 R
+  long plane_cells = 0;  // owned cells of a plane
+};
+struct PerksResidentPlan {
+  bool fits = false;
+  int chunk = 0;        // planes per brick
+  long items = 0;       // bricks = blocks
+  long smem_bytes = 0;  // per block, fixed part included
+  double predicted_speedup = 0.0;
+};
+inline PerksResidentPlan plan_perks_resident(const PerksDeviceModel& dev, const PerksResidentTile& tile,
+                                             const PerksDomainModel& dom, long tiles, long planes, long max_blocks,
+                                             long cache_override = -1) {
+  PerksResidentPlan p;
+  if (tiles <= 0 || planes <= 0 || max_blocks < tiles || cache_override == 0) return p;
+  const long q = std::min(planes, max_blocks / tiles);
+  const long chunk = (planes + q - 1) / q;
+  p.chunk = static_cast<int>(chunk);
+  p.items = tiles * ((planes + chunk - 1) / chunk);
+  p.smem_bytes = (chunk + tile.halo_planes) * tile.plane_bytes + tile.fixed_bytes;
+  long limit = dev.smem_per_block;
+  if (cache_override > 0) limit = std::min(limit, cache_override + tile.fixed_bytes);
+  p.fits = p.smem_bytes <= limit;
+  if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
+    const double per_sweep = dom.bytes_per_sweep / dev.bandwidth + dev.kernel_boundary;
+    const double resident = 2.0 * dev.barrier + dev.latency +
+                            static_cast<double>(chunk + tile.halo_planes) * dev.resident_plane_step;
+    p.predicted_speedup = per_sweep / resident;
   }
   return p;
 }

@@ -2,6 +2,7 @@
 // precision) dispatchers the stencil translation units define. Include only from .cu files.
 #pragma once
 
+#include "framework/backend/perks_kernel.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/perks_model.hpp"
@@ -23,9 +24,11 @@ struct PerksRequest {
   long cache_bytes = -1;         // shared memory for the cache per block; -1: all that is left
   int max_blocks = 0;            // 0: as many as the concurrency model's blocks per SM allow
   PerksDeviceModel device{};     // the concurrency model's device (CudaBackend queries it once)
+  PerksKernel kernel = PerksKernel::automatic;
 };
 struct PerksLaunch {
   bool launched = false;
+  bool resident = false;  // perks_resident.cuh ran (the whole domain on chip)
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model

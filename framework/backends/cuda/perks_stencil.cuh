@@ -25,37 +25,15 @@
 // DYN = false), constant coefficients, one rank (no MPI halos in the kernel), no periodic axes.
 #pragma once
 
-#include <cooperative_groups.h>
-
-#include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/perks_model.hpp"
 #include "framework/backends/cuda/perks_request.cuh"
-#include "framework/backends/cuda/stencil_kernels.cuh"
+#include "framework/backends/cuda/perks_resident.cuh"
+#include "framework/backends/cuda/perks_sweep_common.cuh"
 
 namespace perksolve::cuda_detail {
 
-template <class Real>
-struct PerksArgs {
-  StreamArgs<Real, kMaxTemplatedPoints> s;  // geometry, coefficients, Jacobi scale, b; s.x / s.out unused
-  Real* buf[2];    // element (0,0,0) of the two iterates: sweep t reads buf[t & 1], writes buf[(t + 1) & 1]
-  Real* alloc[2];  // the two allocations (ghost fills index them with `layout`)
-  FieldLayout layout;
-  cuda_ops::FaceSet<Real> faces;
-  long sweeps;       // at most this many sweeps
-  long first;        // global iteration number of the first sweep of this launch (for check_every)
-  int cache_planes;  // output planes per block kept in shared memory
-  int keep_x, keep_y, keep_s;  // cells this close to the domain's edge (x, in-plane second, streamed axis) are
-                               // always written to global memory: the boundary rule mirrors them into ghosts
-  int check_every;   // Jacobi: test the thresholds when (first + t) % check_every == 0 (0: never)
-  double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
-  double* partials;  // gridDim.x doubles
-  double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
-  double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
-};
-
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const PerksArgs<Real> pa) {
-  namespace cg = cooperative_groups;
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
@@ -67,7 +45,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
   constexpr int NS = C::NS;
   constexpr int CP = C::BX * C::BY;  // cells of one cached tile plane
   const StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
-  cg::grid_group grid = cg::this_grid();
 
   extern __shared__ __align__(16) unsigned char perks_smem[];
   Real* const tiles = reinterpret_cast<Real*>(perks_smem);
@@ -187,11 +164,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
           const int cidx = cbase + (z - s0);
           if (cidx < pa.cache_planes) {
             cache[static_cast<long>(cidx) * CP + (oy - y0) * C::BX + (ox - x0)] = value;
-            const bool read_by_others = ox - x0 < RX || ox >= xe - RX || oy - y0 < RY || oy >= ye - RY ||
-                                        z < s0 + RS || z >= s0 + len - RS || ox < pa.keep_x ||
-                                        ox >= a.nx - pa.keep_x || oy < pa.keep_y || oy >= a.ny - pa.keep_y ||
-                                        z < pa.keep_s || z >= a.ns - pa.keep_s;
-            if (store_all || read_by_others) *o = value;
+            if (store_all || perks_read_by_others<RX, RY, RS>(pa, ox, oy, z, x0, y0, xe, ye, s0, len)) *o = value;
           } else {
             *o = value;
           }
@@ -202,41 +175,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
     }
     cp_async_wait<0>();
 
-    if constexpr (kJacobi) {
-#pragma unroll
-      for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
-      __shared__ double warp_sums[(C::NT + 31) / 32];
-      if ((tid & 31) == 0) warp_sums[tid >> 5] = rsum;
-      __syncthreads();
-      if (tid == 0) {
-        double sblock = 0.0;
-        for (int w = 0; w < (C::NT + 31) / 32; ++w) sblock += warp_sums[w];
-        pa.partials[blockIdx.x] = sblock;
-      }
-    }
-    grid.sync();  // every output of this sweep (and every block's partial) is written
-
-    // Boundary faces of the new iterate (their mirror cells are always written to global memory).
-    {
-      const long total = pa.faces.total();
-      const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-      for (long g = blockIdx.x * static_cast<long>(blockDim.x) + tid; g < total; g += gsize)
-        cuda_ops::fill_face_ghost(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
-    }
+    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
+    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
     ++done;
-    if constexpr (kJacobi) {
-      // Every block sums the partials in the same order: the same rr, the same decision everywhere.
-      double rr = 0.0;
-      for (unsigned b = 0; b < gridDim.x; ++b) rr += pa.partials[b];
-      last_rr = rr;
-      if (pa.history && blockIdx.x == 0 && tid == 0) pa.history[t] = rr;
-      const long k = pa.first + t;
-      if (pa.check_every > 0 && k % pa.check_every == 0) {
-        const double res = sqrt(rr);
-        stopped = !(res == res) || res <= pa.stop_rel || res <= pa.stop_abs || res > pa.stop_div || isinf(res);
-      }
-    }
-    grid.sync();  // ghosts filled; and no block may overwrite a partial before every block has read them
   }
 
   // The cached planes back to global memory (the last written iterate: buf[done & 1]). After a Jacobi stop
@@ -263,11 +204,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
       cbase += len;
     }
   }
-  if (blockIdx.x == 0 && tid == 0) {
-    pa.result[0] = static_cast<double>(done);
-    pa.result[1] = last_rr;
-    pa.result[2] = stopped ? 1.0 : 0.0;
-  }
+  perks_store_result(pa, done, last_rr, stopped);
 }
 
 }  // namespace perksolve::cuda_detail
@@ -368,29 +305,8 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   int per_sm = 0;
   PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
   if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < blocks) return out;  // never over-subscribed
-  const FieldLayout& l = r.layout;
-  const long origin = l.index(0, 0, 0);
-  pa.buf[0] = const_cast<Real*>(r.x) + origin;
-  pa.buf[1] = pr.y + origin;
-  pa.alloc[0] = const_cast<Real*>(r.x);
-  pa.alloc[1] = pr.y;
-  pa.layout = l;
-  pa.faces = pr.faces;
-  pa.sweeps = pr.sweeps;
-  pa.first = pr.first;
+  fill_perks_args<Real, S.dim>(pa, pr);
   pa.cache_planes = planes;
-  // Mirror cells of the boundary rule: distance <= ghost from the edge (ghost + 1 cells) on axes with ghosts.
-  const int gs = S.dim == 3 ? l.ghost[2] : l.ghost[1];
-  pa.keep_x = a.gx > 0 ? a.gx + 1 : 0;
-  pa.keep_y = a.gy > 0 ? a.gy + 1 : 0;
-  pa.keep_s = gs > 0 ? gs + 1 : 0;
-  pa.check_every = pr.check_every;
-  pa.stop_rel = pr.stop_rel;
-  pa.stop_abs = pr.stop_abs;
-  pa.stop_div = pr.stop_div;
-  pa.partials = r.partials;
-  pa.result = pr.result_dev;
-  pa.history = pr.history_dev;
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
@@ -405,10 +321,21 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   return out;
 }
 
+// The resident kernel where the domain fits (unless the streaming one is asked for), else the streaming one
+// (unless the resident one is asked for).
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+PerksLaunch launch_perks_kernel(const PerksRequest<Real>& pr) {
+  if (pr.kernel != PerksKernel::streaming) {
+    const PerksLaunch res = launch_perks_resident<Real, S, MODE, SYM>(pr);
+    if (res.launched || pr.kernel == PerksKernel::resident) return res;
+  }
+  return launch_perks_stencil<Real, S, MODE, SYM>(pr);
+}
+
 template <class Real, ShapeSpec S, bool SYM>
 PerksLaunch launch_perks_mode(const PerksRequest<Real>& pr, StencilMode mode) {
-  if (mode == StencilMode::jacobi) return launch_perks_stencil<Real, S, static_cast<int>(StencilMode::jacobi), SYM>(pr);
-  return launch_perks_stencil<Real, S, static_cast<int>(StencilMode::apply), SYM>(pr);
+  if (mode == StencilMode::jacobi) return launch_perks_kernel<Real, S, static_cast<int>(StencilMode::jacobi), SYM>(pr);
+  return launch_perks_kernel<Real, S, static_cast<int>(StencilMode::apply), SYM>(pr);
 }
 
 }  // namespace perksolve::cuda_detail

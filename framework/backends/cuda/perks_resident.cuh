@@ -1,0 +1,305 @@
+// Resident PERKS stencil iteration (issue 6, small domains): the whole domain stays in shared memory for
+// the whole run. Each block owns ONE brick (a tile of the plane x a chunk of planes, the streaming kernel's
+// item) and keeps it, with a halo of exactly R, in shared memory between sweeps.
+//
+// One sweep of a block:
+//  1. Loads. All of the brick's halo cells (the in-plane ring of every owned plane and the R planes below
+//     and above the chunk, written by the neighbours' previous sweep or by the boundary faces) are issued
+//     at once as cp.async copies: one memory latency per sweep, not one per plane as when streaming.
+//     The first sweep loads the whole brick.
+//  2. Compute. The block walks its planes with the streaming kernel's compute (stream_plane: the same
+//     bits as the per-sweep kernels), reading every plane from shared memory. The output of plane z is
+//     complete when plane z + R has been read; it is written back into the brick IN PLACE (plane z is never
+//     read again in this sweep; one block barrier per plane keeps every thread within that window), and to
+//     global memory only where someone else reads it (perks_read_by_others) or at the last sweep.
+//     Jacobi streams b through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
+//  3. Between sweeps: perks_between_sweeps (device-wide barrier, boundary faces, residual test, barrier).
+// The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
+// with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
+#pragma once
+
+#include "framework/backends/cuda/perks_model.hpp"
+#include "framework/backends/cuda/perks_request.cuh"
+#include "framework/backends/cuda/perks_sweep_common.cuh"
+
+namespace perksolve::cuda_detail {
+
+// The resident brick's geometry, with the members stream_plane and stage_b_plane read (BXT, NT, MX, MY,
+// SW, V, VEC). The halo is exactly R wide (the loads are scalar and few; no sector alignment).
+template <class Real, ShapeSpec S, class T>
+struct ResidentCfg {
+  static constexpr int R = S.radius;
+  static constexpr bool D3 = S.dim == 3;
+  static constexpr int BXT = T::BXT, BYT = T::BYT, MX = T::MX, MY = T::MY;
+  static constexpr int BX = BXT * MX, BY = BYT * MY, NT = BXT * BYT;
+  static constexpr bool VEC = false;
+  static constexpr int V = 1;
+  static constexpr int HX = R, HY = D3 ? R : 0;
+  static constexpr int TW = BX + 2 * HX, TH = BY + 2 * HY;
+  static constexpr int SW = TW;            // a warp reads one row: BXT is a multiple of 32
+  static constexpr int PLANE = TH * SW;    // elements of one brick plane
+  static constexpr int BB_ELEMS = NT * MX * MY;  // b of one plane of the block's outputs
+  static constexpr int NB = 3;                   // b ring: planes of b in flight
+  static_assert(BXT % 32 == 0, "a warp reads one tile row");
+};
+
+// The resident tiles: 512 threads (one block per SM, up to 128 registers). A sweep costs about one block
+// barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
+// planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
+// spilling in the plane loop: 3D 64 x 32 (4 rows per thread; halo share of a plane 0.11 at R = 1), 2D rows
+// of 2048 cells (4 per thread), narrower for wider shapes (fp64 R 2-4: 1024, R >= 5: 512; fp32 R >= 5: 1024).
+template <class Real, ShapeSpec S>
+struct ResidentTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  static constexpr int MX2 = F64 ? (S.radius <= 1 ? 4 : S.radius <= 4 ? 2 : 1) : (S.radius <= 4 ? 4 : 2);
+  using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>, Tune<512, 1, MX2, 1>>;
+};
+
+template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
+  constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
+  static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
+  using C = ResidentCfg<Real, S, T>;
+  using G = StreamGeo<S>;
+  constexpr int MX = C::MX, MY = C::MY;
+  constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
+  constexpr int NB = C::NB;
+  const StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
+
+  extern __shared__ __align__(16) unsigned char perks_smem[];
+  Real* const brick = reinterpret_cast<Real*>(perks_smem);  // planes z = s0 - RS .. s0 + len + RS - 1
+  Real* const bring = brick + static_cast<long>(a.chunk + 2 * RS) * C::PLANE;
+
+  const int tid = threadIdx.x;
+  const int tx = tid % C::BXT;
+  const int ty = tid / C::BXT;
+  // The block's brick: item blockIdx.x (one block per item).
+  const long q = blockIdx.x / a.tiles;
+  const long u = blockIdx.x - q * a.tiles;
+  const int s0 = static_cast<int>(q) * a.chunk;
+  const int len = min(a.ns, s0 + a.chunk) - s0;
+  const int P = len + 2 * RS;
+  const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
+  const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
+  const int xe = min(x0 + C::BX, a.nx), ye = min(y0 + C::BY, a.ny);
+  const int wx = xe - x0, wy = ye - y0;
+  // Per output of the thread (constant over planes and sweeps): inside the domain, read by others in the
+  // plane, its offset in a brick plane and in a global plane.
+  bool live[MY][MX], ring_xy[MY][MX];
+  int boff[MY][MX];
+  long goff[MY][MX];
+#pragma unroll
+  for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+    for (int jx = 0; jx < MX; ++jx) {
+      const int ox = x0 + tx + jx * C::BXT, oy = y0 + ty * MY + jy;
+      live[jy][jx] = ox < xe && oy < ye;
+      ring_xy[jy][jx] = perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye);
+      boff[jy][jx] = (oy - y0 + C::HY) * C::SW + (ox - x0 + C::HX);
+      goff[jy][jx] = ox + static_cast<long>(oy) * a.row_stride;
+    }
+  // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
+  // fw x fh window; an owned plane loads the window's ring (the window less the owned wx x wy cells).
+  // Both are enumerated over the full tile with compile-time strides (cheap index arithmetic) and moved to
+  // the clipped tile's edges (a partial tile at the domain's far edge) or skipped beyond them.
+  const int fw = wx + 2 * C::HX, fh = wy + 2 * C::HY;
+  constexpr int FULL = C::TH * C::TW;
+  constexpr int RING_ROWS = 2 * C::HY * C::TW;        // the rows above and below the owned rows
+  constexpr int RING = RING_ROWS + 2 * C::HX * C::BY;  // + the columns left and right of them
+  auto load = [&](const Real* src, int p, int row, int col) {
+    const int gx = x0 - C::HX + col, gy = y0 - C::HY + row;
+    const bool ok = gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
+    const long goff = static_cast<long>(s0 - RS + p) * a.step + gx + static_cast<long>(gy) * a.row_stride;
+    cp_async_elem<sizeof(Real)>(brick + static_cast<long>(p) * C::PLANE + row * C::SW + col, ok ? src + goff : src,
+                                ok);
+  };
+  // b of the outputs completed at step k (plane s0 + k - 2 RS) into ring slot k % NB; one commit group per k.
+  auto issue_b = [&](int k) {
+    if constexpr (kJacobi) {
+      if (k >= 2 * RS && k < P)
+        stage_b_plane<C>(bring + (k % NB) * C::BB_ELEMS, a.b + static_cast<long>(s0 + k - 2 * RS) * a.step, a, x0, y0,
+                         tx, ty, tid);
+    }
+    cp_async_commit();
+  };
+
+  long done = 0;
+  double last_rr = 0.0;
+  bool stopped = false;
+  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
+    const Real* __restrict__ src = pa.buf[t & 1];
+    Real* __restrict__ dst = pa.buf[(t + 1) & 1];
+    // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
+    // check sweep's input iterate, which must then be whole in global memory).
+    const bool store_all =
+        t + 1 == pa.sweeps || (kJacobi && pa.check_every > 0 && (pa.first + t + 1) % pa.check_every == 0);
+
+    // ---- 1. loads ----
+    if (t == 0) {
+      const int n = P * C::PLANE;
+      for (int idx = tid; idx < n; idx += C::NT) {
+        const int p = idx / C::PLANE, w = idx - p * C::PLANE;
+        const int row = w / C::SW;
+        load(src, p, row, w - row * C::SW);
+      }
+    } else {
+      const int n_halo = 2 * RS * FULL, n = n_halo + len * RING;
+      for (int idx = tid; idx < n; idx += C::NT) {
+        int p, row, col;
+        bool in;
+        if (idx < n_halo) {
+          const int hp = idx / FULL, w = idx - hp * FULL;
+          p = hp < RS ? hp : len + hp;
+          row = w / C::TW;
+          col = w - row * C::TW;
+          in = row < fh && col < fw;
+        } else {
+          const int k = idx - n_halo;
+          const int pp = k / RING, r = k - pp * RING;
+          p = RS + pp;
+          if (r < RING_ROWS) {
+            const int rr = r / C::TW;
+            col = r - rr * C::TW;
+            row = rr < C::HY ? rr : wy + rr;
+            in = col < fw;
+          } else {
+            const int r2 = r - RING_ROWS;
+            const int rr = r2 / (2 * C::HX), c = r2 - rr * (2 * C::HX);
+            row = C::HY + rr;
+            col = c < C::HX ? c : wx + c;
+            in = rr < wy;
+          }
+        }
+        if (in) load(src, p, row, col);
+      }
+    }
+    cp_async_commit();
+#pragma unroll
+    for (int k = 0; k < NB - 1; ++k) issue_b(k);  // (empty groups in apply mode)
+    cp_async_wait<NB - 1>();                       // the brick's loads (and b of step 0) are in
+    __syncthreads();
+
+    // ---- 2. compute, plane by plane, in place ----
+    double rsum = 0.0;
+    Real acc[MY][MX][2 * RS + 1];
+    Real xq[MY][MX][RS > 0 ? RS : 1];
+    clear_stream_state(acc, xq);
+    for (int i = 0; i < P; ++i) {
+      if constexpr (kJacobi) {
+        issue_b(i + NB - 1);
+        cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
+      }
+      if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
+      const Real* cur = brick + static_cast<long>(i) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
+      // The outputs completed at this step: plane z = s0 + i - 2 RS, brick plane i - RS (last read at step
+      // i - RS, so it is overwritten in place with the new iterate).
+      const int z = s0 + i - 2 * RS;
+      const bool emit_plane = i >= 2 * RS;
+      const bool store_plane = store_all || perks_read_plane<RS>(pa, z, s0, len);
+      Real* const bplane = brick + static_cast<long>(i - RS) * C::PLANE;
+      Real* const gplane = dst + static_cast<long>(z) * a.step;
+      stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        if (!emit_plane || !live[jy][jx]) return;
+        Real value = sum;
+        if constexpr (kJacobi) {
+          const Real r = bring[(i % NB) * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
+          value = xc + a.scale * r;
+          rsum += static_cast<double>(r) * static_cast<double>(r);
+        }
+        bplane[boff[jy][jx]] = value;
+        if (store_plane || ring_xy[jy][jx]) gplane[goff[jy][jx]] = value;
+      });
+    }
+    cp_async_wait<0>();
+
+    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
+    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
+    ++done;
+  }
+  perks_store_result(pa, done, last_rr, stopped);
+}
+
+// Fills the kernel arguments both PERKS kernels share (buffers, faces, stopping test, boundary mirrors).
+template <class Real, int DIM>
+void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
+  const FieldLayout& l = pr.base.layout;
+  const long origin = l.index(0, 0, 0);
+  pa.buf[0] = const_cast<Real*>(pr.base.x) + origin;
+  pa.buf[1] = pr.y + origin;
+  pa.alloc[0] = const_cast<Real*>(pr.base.x);
+  pa.alloc[1] = pr.y;
+  pa.layout = l;
+  pa.faces = pr.faces;
+  pa.sweeps = pr.sweeps;
+  pa.first = pr.first;
+  // Mirror cells of the boundary rule: distance <= ghost from the edge (ghost + 1 cells) on axes with ghosts.
+  const int gs = DIM == 3 ? l.ghost[2] : l.ghost[1];
+  pa.keep_x = pa.s.gx > 0 ? pa.s.gx + 1 : 0;
+  pa.keep_y = pa.s.gy > 0 ? pa.s.gy + 1 : 0;
+  pa.keep_s = gs > 0 ? gs + 1 : 0;
+  pa.check_every = pr.check_every;
+  pa.stop_rel = pr.stop_rel;
+  pa.stop_abs = pr.stop_abs;
+  pa.stop_div = pr.stop_div;
+  pa.partials = pr.base.partials;
+  pa.result = pr.result_dev;
+  pa.history = pr.history_dev;
+}
+
+// Launches the resident kernel where the domain fits (not launched otherwise: launched = false).
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
+  constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
+  using T = typename ResidentTuneSel<Real, S>::type;
+  using C = ResidentCfg<Real, S, T>;
+  using G = StreamGeo<S>;
+  auto kernel = perks_resident_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
+  PerksLaunch out;
+  if (pr.cache_bytes == 0) return out;  // no cache asked for; this kernel caches everything
+  const StencilRequest<Real>& r = pr.base;
+  PerksArgs<Real> pa{};
+  pa.s = stream_geometry<Real, S, C>(r);
+  StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
+  if (a.tiles <= 0 || a.ns <= 0) return out;
+  static const long static_smem = [&] {
+    cudaFuncAttributes fa{};
+    PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+    return static_cast<long>(fa.sharedSizeBytes);
+  }();
+  PerksResidentTile tile;
+  tile.plane_bytes = static_cast<long>(C::PLANE) * static_cast<long>(sizeof(Real));
+  tile.fixed_bytes = (kHasB ? static_cast<long>(C::NB) * C::BB_ELEMS * static_cast<long>(sizeof(Real)) : 0L) +
+                     static_smem;
+  tile.halo_planes = 2 * G::RS;
+  tile.plane_cells = static_cast<long>(C::BX) * C::BY;
+  long max_blocks = r.sm_count;  // one block per SM: all of its shared memory
+  if (pr.max_blocks > 0) max_blocks = std::min<long>(max_blocks, pr.max_blocks);
+  PerksDomainModel dom;
+  dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
+  dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
+  const PerksResidentPlan plan = plan_perks_resident(pr.device, tile, dom, a.tiles, a.ns, max_blocks, pr.cache_bytes);
+  if (!plan.fits) return out;
+  a.chunk = plan.chunk;
+  a.items = plan.items;
+  const long smem = plan.smem_bytes - static_smem;
+  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  int per_sm = 0;
+  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
+  if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < a.items) return out;  // never over-subscribed
+  fill_perks_args<Real, S.dim>(pa, pr);
+  pa.cache_planes = a.chunk;
+  void* args[] = {&pa};
+  PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(a.items)),
+                                                   dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
+  out.launched = true;
+  out.resident = true;
+  out.blocks = static_cast<int>(a.items);
+  out.threads = C::NT;
+  out.cache_planes = a.chunk;
+  out.cached_fraction = 1.0;
+  out.model_speedup = plan.predicted_speedup;
+  return out;
+}
+
+}  // namespace perksolve::cuda_detail
