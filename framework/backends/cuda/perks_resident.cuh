@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
     // check sweep's input iterate, which must then be whole in global memory).
     const bool store_all =
-        t + 1 == pa.sweeps || (kJacobi && pa.check_every > 0 && (pa.first + t + 1) % pa.check_every == 0);
+        t + 1 == pa.sweeps || (kJacobi && perks_is_check_sweep(pa, t + 1));
 
     // ---- 1. loads ----
     if (t == 0) {

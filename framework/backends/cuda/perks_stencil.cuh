@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
     Real* __restrict__ dst = pa.buf[(t + 1) & 1];
     const bool from_cache = t > 0;  // the cache holds the previous sweep's outputs
     // The next sweep is a check sweep: its input (this sweep's output) must be whole in global memory.
-    const bool store_all = kJacobi && pa.check_every > 0 && (pa.first + t + 1) % pa.check_every == 0;
+    const bool store_all = kJacobi && perks_is_check_sweep(pa, t + 1);
     double rsum = 0.0;
 
     // ---- issue cursor: input planes into the ring, NS - 1 ahead of the compute cursor ----

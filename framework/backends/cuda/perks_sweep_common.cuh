@@ -51,6 +51,12 @@ __device__ __forceinline__ bool perks_read_by_others(const PerksArgs<Real>& pa, 
   return perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye) || perks_read_plane<RS>(pa, z, s0, len);
 }
 
+// Jacobi: whether the solver tests its thresholds at sweep t of this launch (iteration first + t).
+template <class Real>
+__device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, long t) {
+  return pa.check_every > 0 && (pa.first + t) % pa.check_every == 0;
+}
+
 // Jacobi: the block's sum of squared residuals into pa.partials[blockIdx.x].
 template <int NT, class Real>
 __device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, double rsum) {
@@ -87,8 +93,7 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
     for (unsigned b = 0; b < gridDim.x; ++b) rr += pa.partials[b];
     last_rr = rr;
     if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
-    const long k = pa.first + t;
-    if (pa.check_every > 0 && k % pa.check_every == 0) {
+    if (perks_is_check_sweep(pa, t)) {
       const double res = sqrt(rr);
       stop = !(res == res) || res <= pa.stop_rel || res <= pa.stop_abs || res > pa.stop_div || isinf(res);
     }
