@@ -7,19 +7,22 @@
 //   large       at least 8x the on-chip cache
 // per-sweep: K sweeps as a CUDA graph (boundary fill + streaming stencil kernel per sweep);
 // persistent: CudaBackend::persistent_sweeps(K) with the automatic choice of kernel (resident where the domain
-// fits, else streaming; --kernel forces one). Reported: time per sweep, GCells/s, speed-up, the cached
+// fits, else pipelined; --kernel forces one); where that is not the streaming kernel, the cached streaming
+// kernel is timed on the same domain too (its speed-up and cached fraction in the table and the JSON, so that
+// the automatic choice can be checked). Reported: time per sweep, GCells/s, speed-up, the cached
 // fraction f, the launcher's concurrency-model prediction (framework/backends/cuda/perks_model.hpp: the
 // bandwidth share of the occupancy and the traffic left with a cached fraction f, boundary rings included),
 // the bound 1 / (1 - f), and the bytes in flight per SM against what Little's law asks for.
 //
 //   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
-//               [--kernel auto|resident|streaming]
+//               [--kernel auto|resident|pipelined|streaming]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +45,7 @@ struct Record {
   std::string shape, precision, cls, kernel;
   std::vector<int> extents;
   double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0, bound = 0;
+  double streaming_s = 0, streaming_f = 0;  // the cached streaming kernel on the same domain (0: not run)
   double inflight_per_sm = 0, needed_per_sm = 0;
   int cache_planes = 0, blocks = 0;
 };
@@ -159,7 +163,11 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
     r.cells = static_cast<double>(d.l.owned_size());
     r.per_step_s = per_step(be, s, d, o.sweeps, o.reps);
     const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s, o.kernel);
-    r.kernel = p.resident ? "resident" : "streaming";
+    r.kernel = perks_kernel_name(p.kernel);
+    if (p.kernel != PerksKernel::streaming && std::string(cls) != "small") {
+      const PersistentSweeps ps = persistent(be, s, d, o.sweeps, o.reps, &r.streaming_s, PerksKernel::streaming);
+      r.streaming_f = ps.cached_fraction;
+    }
     r.cached_fraction = p.cached_fraction;
     r.cache_planes = p.cache_planes;
     r.blocks = p.blocks;
@@ -173,10 +181,13 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
     char ext[48], bound[24] = "-";
     std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
     if (r.bound > 0) std::snprintf(bound, sizeof bound, "%.3f", r.bound);
+    char streaming[64] = "";
+    if (r.streaming_s > 0)
+      std::snprintf(streaming, sizeof streaming, "  streaming (f=%.3f) %.3f", r.streaming_f, r.per_step_s / r.streaming_s);
     std::printf("%-10s %-4s %-10s %-16s %-9s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
-                "1/(1-f) %s  in flight %.1f of %.1f KB/SM\n",
+                "1/(1-f) %s  in flight %.1f of %.1f KB/SM%s\n",
                 r.shape.c_str(), r.precision.c_str(), cls, ext, r.kernel.c_str(), r.cached_fraction, r.per_step_s, r.persistent_s,
-                r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0);
+                r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0, streaming);
     std::fflush(stdout);
   }
 }
@@ -197,16 +208,17 @@ int main(int argc, char** argv) {
     else if (a == "--git-revision") o.git_rev = next();
     else if (a == "--kernel") {
       const std::string k = next();
-      if (k != "auto" && k != "resident" && k != "streaming") {
-        std::fprintf(stderr, "perks_bench: --kernel expects auto, resident or streaming, got '%s'\n", k.c_str());
+      const std::optional<PerksKernel> kernel = parse_perks_kernel(k);
+      if (!kernel) {
+        std::fprintf(stderr, "perks_bench: --kernel expects auto, resident, pipelined or streaming, got '%s'\n", k.c_str());
         MPI_Finalize();
         return 2;
       }
-      o.kernel = k == "resident" ? PerksKernel::resident : k == "streaming" ? PerksKernel::streaming : PerksKernel::automatic;
+      o.kernel = *kernel;
     }
     else {
       std::fprintf(stderr, "unknown argument %s\nusage: perks_bench [--out FILE.json] [--sweeps K] [--reps R] "
-                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|streaming]\n", a.c_str());
+                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|pipelined|streaming]\n", a.c_str());
       MPI_Finalize();
       return 2;
     }
@@ -253,10 +265,12 @@ int main(int argc, char** argv) {
                       "\"cells\": %.0f, \"per_step_s_per_sweep\": %.4e, \"persistent_s_per_sweep\": %.4e, "
                       "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, "
                       "\"bound_1_over_1_minus_f\": %.4f, \"inflight_bytes_per_sm\": %.0f, \"needed_bytes_per_sm\": %.0f, "
-                      "\"cache_planes\": %d, \"blocks\": %d}%s\n",
+                      "\"cache_planes\": %d, \"blocks\": %d, \"streaming_s_per_sweep\": %.4e, "
+                      "\"streaming_cached_fraction\": %.4f}%s\n",
                       r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.kernel.c_str(), r.extents[0], r.extents[1], r.extents[2],
                       r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
-                      r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, i + 1 < recs.size() ? "," : "");
+                      r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, r.streaming_s, r.streaming_f,
+                      i + 1 < recs.size() ? "," : "");
         f << buf;
       }
       f << "  ]\n}\n";

@@ -111,7 +111,7 @@ struct PersistentSweepsRequest {
   double stop_rel = -1.0, stop_abs = -1.0, stop_div = 1e300;
   long cache_bytes = -1;  // on-chip cache per block; -1: all the backend can spare, 0: none
   int max_blocks = 0;     // at most this many blocks (tests, tuning: several work items per block); 0: all
-  PerksKernel kernel = PerksKernel::automatic;  // resident / streaming: that kernel or none (ran = false)
+  PerksKernel kernel = PerksKernel::automatic;  // resident / pipelined / streaming: that kernel or none (ran = false)
 };
 struct PersistentSweeps {
   bool ran = false;   // false: not supported for these fields / this stencil (the caller sweeps itself)
@@ -119,7 +119,7 @@ struct PersistentSweeps {
   bool stopped = false;  // Jacobi: a threshold was met; the kept iterate is the last sweep's input
   double last_rr = 0.0;  // Jacobi: squared residual norm of the last sweep's input iterate
   std::vector<double> rr_history;  // Jacobi: the squared residual norm of each sweep's input iterate
-  bool resident = false;  // the resident kernel ran (the whole domain on chip); else the streaming one
+  PerksKernel kernel = PerksKernel::automatic;  // the kernel that ran: resident, pipelined or streaming
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen

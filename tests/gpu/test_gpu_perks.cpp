@@ -2,12 +2,13 @@
 // perks_resident.cuh) against the same sweeps one kernel at a time (fill_boundary_faces + apply_stencil /
 // jacobi_update): every compiled shape, apply and Jacobi, fp64 and fp32. The streaming kernel with the
 // cache off, small (a few planes: cached and streamed planes in one block) and automatic (the whole domain
-// on chip), on grids that give several items per block; the resident kernel with short and long bricks;
-// Dirichlet and Neumann faces. The iterates must be equal BIT FOR BIT (owned cells;
-// then ghosts after one more boundary fill). Jacobi with check_every and thresholds: the same stopping
+// on chip), on grids that give several items per block; the resident kernel with short and long bricks; the
+// pipelined kernel on the small and the widest tile; Dirichlet and Neumann faces. The iterates must be equal
+// BIT FOR BIT (owned cells; then ghosts after one more boundary fill). Jacobi with check_every and thresholds: the same stopping
 // sweep, residual and kept iterate as the sweep-by-sweep loop. Without a CUDA device: SKIPPED.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -33,15 +34,17 @@ std::vector<BoundaryFace> mixed_faces(int dim) {
   return f;
 }
 
-FieldLayout grid_for(const Stencil& s) {
+// `wide`: an x extent at which the per-sweep path (and so the pipelined kernel) takes its widest tile
+// (3D: 512 / 256-wide rows, dynamic items, bulk row copies for fp32 3d7pt; 2D: 1024 / 2048-wide rows).
+FieldLayout grid_for(const Stencil& s, bool wide = false) {
   FieldLayout l;
   const int r = s.radius();
   l.align = kGridRowAlign;
   if (s.dim() == 3) {
-    l.n = {70, 45, 40};  // several tiles and chunks: items per block > 1 on any GPU
+    l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
-    l.n = {1500, 700, 1};
+    l.n = wide ? std::array<int, 3>{2000, 300, 1} : std::array<int, 3>{1500, 700, 1};
     l.ghost = {r, r, 0};
   }
   return l;
@@ -59,19 +62,16 @@ long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const st
   return bad;
 }
 
-const char* kernel_name(PerksKernel k) {
-  return k == PerksKernel::resident ? "resident" : k == PerksKernel::streaming ? "streaming" : "automatic";
-}
-
 // `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items
-// (streaming) or longer bricks (resident).
+// (streaming, pipelined) or longer bricks (resident); `wide`: grid_for(s, true).
 template <class Real>
 void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache, long sweeps,
-                 int max_blocks) {
-  const FieldLayout l = grid_for(s);
+                 int max_blocks, bool wide = false) {
+  const FieldLayout l = grid_for(s, wide);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
-                           (sizeof(Real) == 8 ? " f64 " : " f32 ") + kernel_name(kernel) + " cache " +
-                           std::to_string(cache) + " max_blocks " + std::to_string(max_blocks);
+                           (sizeof(Real) == 8 ? " f64 " : " f32 ") + perks_kernel_name(kernel) + " cache " +
+                           std::to_string(cache) + " max_blocks " + std::to_string(max_blocks) +
+                           (wide ? " wide grid" : "");
   SCOPED_TRACE(what);
   const std::vector<BoundaryFace> faces = mixed_faces(s.dim());
   // Apply sweeps of a PERKS shape grow like its coefficient sum: scale the start so values stay finite.
@@ -104,11 +104,16 @@ void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, Perks
                                                      faces, false);
   ASSERT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently (the resident kernel: "
                           "the test grid fits)";
-  if (kernel != PerksKernel::automatic) EXPECT_EQ(res.resident, kernel == PerksKernel::resident);
+  if (kernel != PerksKernel::automatic) EXPECT_EQ(perks_kernel_name(res.kernel), perks_kernel_name(kernel));
   EXPECT_EQ(res.sweeps, sweeps);
   EXPECT_FALSE(res.stopped);
-  if (cache != 0) EXPECT_GT(res.cache_planes, 0);
-  if (cache == 0) EXPECT_EQ(res.cache_planes, 0);
+  if (kernel == PerksKernel::pipelined) {
+    EXPECT_EQ(res.cache_planes, 0);
+    EXPECT_EQ(res.cached_fraction, 0.0);
+  } else {
+    if (cache != 0) EXPECT_GT(res.cache_planes, 0);
+    if (cache == 0) EXPECT_EQ(res.cache_planes, 0);
+  }
   Field<Real>& got = res.sweeps % 2 == 0 ? *x : *y;
   const auto g = download(gpu, got), r = download(gpu, *src);
   EXPECT_EQ(owned_mismatches(l, g, r), 0) << "owned cells differ (cached planes " << res.cache_planes << ", fraction "
@@ -144,6 +149,11 @@ void all_shapes_test() {
       // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes.
       check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
       if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
+      // Pipelined: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
+      // counters restart every sweep; static items: several per block).
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, true);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, true);
     }
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
@@ -206,7 +216,7 @@ void jacobi_stop_test(PerksKernel kernel) {
   q.kernel = kernel;
   const PersistentSweeps res = gpu->persistent_sweeps(A, q, b.get(), *x, *y, faces, true);
   ASSERT_TRUE(res.ran);
-  EXPECT_EQ(res.resident, kernel == PerksKernel::resident);
+  EXPECT_EQ(perks_kernel_name(res.kernel), perks_kernel_name(kernel));
   EXPECT_TRUE(res.stopped);
   EXPECT_EQ(res.sweeps, k_stop + 1);
   // The same squared residuals, summed over a different block partition: equal to rounding.
@@ -218,5 +228,7 @@ TEST(CudaPerks, JacobiStopsInKernelDouble) { jacobi_stop_test<double>(PerksKerne
 TEST(CudaPerks, JacobiStopsInKernelFloat) { jacobi_stop_test<float>(PerksKernel::streaming); }
 TEST(CudaPerks, JacobiStopsInResidentKernelDouble) { jacobi_stop_test<double>(PerksKernel::resident); }
 TEST(CudaPerks, JacobiStopsInResidentKernelFloat) { jacobi_stop_test<float>(PerksKernel::resident); }
+TEST(CudaPerks, JacobiStopsInPipelinedKernelDouble) { jacobi_stop_test<double>(PerksKernel::pipelined); }
+TEST(CudaPerks, JacobiStopsInPipelinedKernelFloat) { jacobi_stop_test<float>(PerksKernel::pipelined); }
 
 }  // namespace

@@ -136,5 +136,23 @@ TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {
   EXPECT_FALSE(few.fits);
 }
 
+// The pipelined kernel caches nothing: a large domain predicts ~1 (the per-sweep rate, a kernel boundary traded
+// for two barriers and a refill), a small one below 1.
+TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
+  const PerksDeviceModel d = h100_like();
+  PerksDomainModel dom;
+  dom.cells = 512.0 * 512 * 512;
+  dom.bytes_per_sweep = dom.cells * 16.0;  // 2.1 GB: 640 us at 3.35 TB/s
+  const PerksPlan big = plan_perks_pipelined(d, dom);
+  EXPECT_EQ(big.cached_fraction, 0.0);
+  const double stream = dom.bytes_per_sweep / d.bandwidth;
+  EXPECT_NEAR(big.predicted_speedup, (stream + d.kernel_boundary) / (stream + 2 * d.barrier + d.latency), 1e-12);
+  EXPECT_GT(big.predicted_speedup, 0.995);
+  EXPECT_LT(big.predicted_speedup, 1.0);
+  dom.cells = 64.0 * 64 * 64;
+  dom.bytes_per_sweep = dom.cells * 16.0;  // 4.2 MB: 1.25 us
+  EXPECT_LT(plan_perks_pipelined(d, dom).predicted_speedup, 0.7);
+}
+
 }  // namespace
 }  // namespace perksolve::cuda_detail

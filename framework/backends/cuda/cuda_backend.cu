@@ -783,6 +783,8 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   r.out = nullptr;
   r.scale = q.kind == SweepKind::jacobi ? static_cast<Real>(q.omega) / static_cast<Real>(A.center_coeff()) : Real(0);
   r.partials = partials_;
+  r.work_counters = work_counters_;
+  r.wide_tiles = wide_tiles_;
   r.sm_count = sm_count_;
   r.stream = stream_;
   r.symmetric = A.shape.dim == 3 && mirror_symmetric(A);
@@ -807,13 +809,15 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
                                                            : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
   if (!launch.launched) return res;
-  PERKSOLVE_CUDA_CHECK_LAUNCH(launch.resident ? "perks_resident_kernel" : "perks_stencil_kernel");
+  PERKSOLVE_CUDA_CHECK_LAUNCH(launch.kernel == PerksKernel::resident    ? "perks_resident_kernel"
+                              : launch.kernel == PerksKernel::pipelined ? "perks_pipelined_kernel"
+                                                                        : "perks_stencil_kernel");
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   res.ran = true;
   res.sweeps = static_cast<long>(result_host_[0]);
   res.last_rr = result_host_[1];
-  res.resident = launch.resident;
+  res.kernel = launch.kernel;
   res.blocks = launch.blocks;
   res.threads = launch.threads;
   res.cache_planes = launch.cache_planes;

@@ -110,6 +110,19 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
   return p;
 }
 
+// The pipelined kernel (perks_pipelined.cuh): the per-sweep kernel's pipeline, nothing cached (f = 0). It
+// moves the per-sweep kernel's bytes at its rate and trades a kernel boundary for two device-wide barriers and
+// a pipeline refill per sweep:  speed-up = (B / W + t_boundary) / (B / W + 2 t_barrier + latency).
+inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDomainModel& dom) {
+  PerksPlan p;
+  p.cached_fraction = 0.0;
+  if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
+    const double stream = dom.bytes_per_sweep / dev.bandwidth;
+    p.predicted_speedup = (stream + dev.kernel_boundary) / (stream + 2.0 * dev.barrier + dev.latency);
+  }
+  return p;
+}
+
 // The resident kernel (perks_resident.cuh): the whole domain in shared memory, one brick (a tile x a chunk of
 // planes, with a halo of R) per block and one block per SM. The domain fits when the chunk that spreads the
 // planes over the blocks left per tile column fits one block's shared memory (or the deck's cap on it).

@@ -28,7 +28,7 @@ struct PerksRequest {
 };
 struct PerksLaunch {
   bool launched = false;
-  bool resident = false;  // perks_resident.cuh ran (the whole domain on chip)
+  PerksKernel kernel = PerksKernel::automatic;  // the kernel that ran: resident, pipelined or streaming
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model

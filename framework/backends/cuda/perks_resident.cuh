@@ -293,7 +293,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(a.items)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
   out.launched = true;
-  out.resident = true;
+  out.kernel = PerksKernel::resident;
   out.blocks = static_cast<int>(a.items);
   out.threads = C::NT;
   out.cache_planes = a.chunk;

@@ -3,6 +3,7 @@
 // between two sweeps (barrier, boundary faces, residual test, barrier).
 //  * perks_stencil.cuh  streaming: each block streams fixed items; the first planes of a block are cached.
 //  * perks_resident.cuh resident: the whole domain on chip, one brick per block (small domains).
+//  * perks_pipelined.cuh pipelined: the per-sweep streaming kernel's pipeline in a sweep loop, nothing cached.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -60,16 +61,7 @@ __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, 
 // Jacobi: the block's sum of squared residuals into pa.partials[blockIdx.x].
 template <int NT, class Real>
 __device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, double rsum) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
-  __shared__ double warp_sums[(NT + 31) / 32];
-  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = rsum;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    double sblock = 0.0;
-    for (int w = 0; w < (NT + 31) / 32; ++w) sblock += warp_sums[w];
-    pa.partials[blockIdx.x] = sblock;
-  }
+  store_block_partial<NT>(pa.partials, rsum);
 }
 
 // After sweep t wrote its outputs: a device-wide barrier, the boundary faces of the new iterate (their mirror

@@ -485,52 +485,87 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
 // moment the resident blocks work on neighbouring tiles of the same few planes: the halo sectors a
 // block loads were just loaded by its neighbours and come from L2, and DRAM sees long contiguous runs.
 // The cp.async ring runs continuously across a block's items (no pipeline drain between items).
-template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
-__global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
-    stream_stencil_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
-  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
-  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
-  using C = TileCfg<Real, S, T, kHasB>;
-  constexpr int MX = C::MX, MY = C::MY, V = C::V;
-  using G = StreamGeo<S>;
-  constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
-  constexpr int NS = C::NS;
-  constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
-
-  extern __shared__ __align__(16) unsigned char stream_smem[];
-  Real* const tiles = reinterpret_cast<Real*>(stream_smem);
-  Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
-
-  const int tid = threadIdx.x;
-  const int tx = tid % C::BXT;
-  const int ty = tid / C::BXT;
-  double rsum = 0.0;
-  // 16-byte loads: misalignment (in elements, mod V) of a.x and of the strides.
-  const int mx0 = C::VEC ? static_cast<int>((reinterpret_cast<unsigned long long>(a.x) / sizeof(Real)) & (V - 1)) : 0;
-  const int rsV = static_cast<int>(a.row_stride & (V - 1));
-  const int stV = static_cast<int>(a.step & (V - 1));
-  const Real* const xsafe = a.x - mx0;  // 16-byte aligned, inside the allocation (never read)
-
-  // Bulk (TMA) loads: one "full" barrier per ring stage (the TH row copies arrive on it with their byte
-  // counts); BULK_EMPTY adds an "empty" barrier per stage on which every warp arrives when it is done
-  // reading the stage, so that no block-wide barrier is needed per plane.
-  __shared__ __align__(8) unsigned long long full_bar[C::BULK ? NS : 1];
-  __shared__ __align__(8) unsigned long long empty_bar[C::BULK_EMPTY ? NS : 1];
+// The mbarriers of the bulk (TMA) ring: one "full" barrier per stage (the row copies arrive on it with their
+// byte counts); BULK_EMPTY adds an "empty" barrier per stage on which every warp arrives when it is done
+// reading the stage, so that no block-wide barrier is needed per plane. Declared by the kernel (shared memory),
+// initialised once per launch.
+template <class C>
+struct StreamBarriers {
+  unsigned long long full[C::BULK ? C::NS : 1];
+  unsigned long long empty[C::BULK_EMPTY ? C::NS : 1];
+};
+template <class C>
+__device__ __forceinline__ void stream_barriers_init(StreamBarriers<C>& bars) {
   if constexpr (C::BULK) {
-    if (tid == 0) {
-      for (int st = 0; st < NS; ++st) {
-        mbar_init(&full_bar[st], C::TH);
-        if constexpr (C::BULK_EMPTY) mbar_init(&empty_bar[st], C::NT / 32);
+    if (threadIdx.x == 0) {
+      for (int st = 0; st < C::NS; ++st) {
+        mbar_init(&bars.full[st], C::TH);
+        if constexpr (C::BULK_EMPTY) mbar_init(&bars.empty[st], C::NT / 32);
       }
       mbar_init_fence();
     }
     __syncthreads();
   }
+}
+// What one block's pipeline carries from one sweep to the next in a persistent loop: the planes issued into
+// and consumed from the ring so far (they fix the ring slot and the mbarrier phase of the next plane).
+struct StreamPipeState {
+  int n_issued = 0;
+  unsigned n_used = 0;
+};
+
+// The block's sum of squared residuals (fixed order) into partials[blockIdx.x].
+template <int NT>
+__device__ __forceinline__ void store_block_partial(double* partials, double rsum) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
+  __shared__ double warp_sums[(NT + 31) / 32];
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = rsum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double s = 0.0;
+    for (int w = 0; w < (NT + 31) / 32; ++w) s += warp_sums[w];
+    partials[blockIdx.x] = s;
+  }
+}
+
+// One sweep of the streaming kernel by one block: every work item the block takes (static round-robin or,
+// DYN, from the global counter) streamed plane by plane from x to out. `tiles` is the dynamic shared memory
+// (the ring, then b's staging buffers). Returns the thread's sum of squared residuals (Jacobi; else 0).
+// Used once by stream_stencil_kernel and once per sweep by the persistent pipelined kernel
+// (perks_pipelined.cuh); with DYN the last block to finish resets the counters, so the next sweep (after a
+// grid barrier) or the next launch starts from zero.
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+__device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTemplatedPoints>& a, const Real* x, Real* out,
+                                               Real* const tiles,
+                                               StreamBarriers<TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>>& bars,
+                                               StreamPipeState& pipe) {
+  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  using C = TileCfg<Real, S, T, kHasB>;
+  constexpr int MX = C::MX, MY = C::MY, V = C::V;
+  using G = StreamGeo<S>;
+  constexpr int RS = G::RS;
+  constexpr int NS = C::NS;
+  constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
+  Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
+  unsigned long long* const full_bar = bars.full;
+  unsigned long long* const empty_bar = bars.empty;
+
+  const int tid = threadIdx.x;
+  const int tx = tid % C::BXT;
+  const int ty = tid / C::BXT;
+  double rsum = 0.0;
+  // 16-byte loads: misalignment (in elements, mod V) of x and of the strides.
+  const int mx0 = C::VEC ? static_cast<int>((reinterpret_cast<unsigned long long>(x) / sizeof(Real)) & (V - 1)) : 0;
+  const int rsV = static_cast<int>(a.row_stride & (V - 1));
+  const int stV = static_cast<int>(a.step & (V - 1));
+  const Real* const xsafe = x - mx0;  // 16-byte aligned, inside the allocation (never read)
+
   static_assert(!(T::DYN && C::BULK_EMPTY), "dynamic items need the block barrier per plane");
   __shared__ long dyn_next;  // DYN: the item the issue cursor takes next (fetched two planes ahead)
   long next_cu = -1;         // the item the compute cursor takes next (set when the issue cursor reaches it)
-  int n_issued = 0;     // planes issued into the ring so far
-  unsigned n_used = 0;  // planes consumed so far (stage n_used % NS, barrier phase (n_used / NS) & 1)
+  int n_issued = pipe.n_issued;     // planes issued into the ring so far
+  unsigned n_used = pipe.n_used;    // planes consumed so far (stage n_used % NS, barrier phase (n_used / NS) & 1)
 
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);
@@ -579,7 +614,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
         if (tid < C::TH) {
           const int gy = iby0 - C::HY + tid;
           unsigned bytes = 0;
-          const Real* src = a.x;
+          const Real* src = x;
           Real* d = dst;
           if (gy >= -a.gy && gy < a.ny + a.gy) {
             const int ph = (mx0 + gy * rsV + k * stV) & (V - 1);  // x is 16-byte aligned iff (x + ph) % V == 0
@@ -590,7 +625,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
             const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
             if (ce > cs) {
               bytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
-              src = a.x + (cs + static_cast<long>(gy) * a.row_stride + static_cast<long>(k) * a.step);
+              src = x + (cs + static_cast<long>(gy) * a.row_stride + static_cast<long>(k) * a.step);
               d = dst + tid * C::SW + (cs - ws);
             }
           }
@@ -607,7 +642,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
           if (C::EXACT || tid + l * C::NT < C::NLOAD) {
             const int m = (mrow[l] + k * stV) & (V - 1);
             const int cx = x0l - m + lcol[l];  // x of the unit's first element
-            const Real* p = a.x + (goff[l] + static_cast<long>(k) * a.step - m + lcol[l]);
+            const Real* p = x + (goff[l] + static_cast<long>(k) * a.step - m + lcol[l]);
             Real* d = dst + lrow[l] * C::SW + lcol[l];
             const int lo = -a.gx, hi = a.nx + a.gx;
             if (ok[l] && cx >= lo && cx + V <= hi) {
@@ -618,17 +653,17 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 #pragma unroll
               for (int j = 0; j < V; ++j) {
                 const bool e = cx + j >= lo && cx + j < hi;
-                cp_async_elem<sizeof(Real)>(d + j, e ? p + j : a.x, e);
+                cp_async_elem<sizeof(Real)>(d + j, e ? p + j : x, e);
               }
             }
           }
         }
       } else {
-        const Real* src = a.x + static_cast<long>(k) * a.step;
+        const Real* src = x + static_cast<long>(k) * a.step;
 #pragma unroll
         for (int l = 0; l < C::LOADS; ++l) {
           if (C::EXACT || tid + l * C::NT < C::NLOAD)
-            cp_async_elem<sizeof(Real)>(dst + lrow[l] * C::SW + lcol[l], ok[l] ? src + goff[l] : a.x, ok[l]);
+            cp_async_elem<sizeof(Real)>(dst + lrow[l] * C::SW + lcol[l], ok[l] ? src + goff[l] : x, ok[l]);
         }
       }
       if constexpr (kHasB) {
@@ -655,13 +690,15 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     cp_async_commit();
   };
 
+  // The ring continues where the previous sweep left it: the plane consumed next is plane n_used of the ring.
+  const int slot0 = static_cast<int>(n_used % NS);
 #pragma unroll
   for (int p = 0; p < NS - 1; ++p) {
-    issue(p);
+    issue(slot0 + p < NS ? slot0 + p : slot0 + p - NS);
     if constexpr (T::DYN) __syncthreads();  // a short first item may switch items within the prefill
   }
 
-  int slot = 0;  // ring slot of the plane being computed
+  int slot = slot0;  // ring slot of the plane being computed
   for (long cu = blockIdx.x; cu < a.items; cu = next_cu) {
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
@@ -694,7 +731,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
       stream_plane<Real, S, C, SYM, kJacobi>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
         if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
-          Real* o = a.out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
+          Real* o = out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
           if constexpr (!kHasB) {
             store_out<T::STCS>(o, sum);
           } else {
@@ -730,19 +767,22 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     }
   }
 
-  if constexpr (kJacobi) {
-    // Block reduction of the squared residual, fixed order.
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
-    __shared__ double warp_sums[(C::NT + 31) / 32];
-    if ((tid & 31) == 0) warp_sums[tid >> 5] = rsum;
-    __syncthreads();
-    if (tid == 0) {
-      double s = 0.0;
-      for (int wdx = 0; wdx < (C::NT + 31) / 32; ++wdx) s += warp_sums[wdx];
-      a.partials[blockIdx.x] = s;
-    }
-  }
+  pipe.n_issued = n_issued;
+  pipe.n_used = n_used;
+  return rsum;
+}
+
+template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
+    stream_stencil_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
+  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
+  extern __shared__ __align__(16) unsigned char stream_smem[];
+  __shared__ __align__(8) StreamBarriers<C> bars;
+  stream_barriers_init<C>(bars);
+  StreamPipeState pipe;
+  const double rsum = stream_sweep<Real, S, MODE, SYM, T>(a, a.x, a.out, reinterpret_cast<Real*>(stream_smem), bars, pipe);
+  if constexpr (MODE == static_cast<int>(StencilMode::jacobi)) store_block_partial<C::NT>(a.partials, rsum);
 }
 
 // The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
@@ -780,26 +820,18 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   return a;
 }
 
-// Launch one instantiation with a persistent grid. items_per_block (3D): target number of work items
-// per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by the
-// cost model below. The block count is balanced so that every block gets the same number of items
-// (+-1). Returns the number of blocks for jacobi (partial sums written), else 0.
-template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
-  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
+// The work decomposition of one instantiation on a persistent grid of `per_sm` blocks per SM: the chunk of
+// planes per work item and the number of blocks (into a and *blocks). items_per_block (3D): target number of
+// work items per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by
+// the cost model below. The block count is balanced so that every block gets the same number of items
+// (+-1); with dynamic items (T::DYN) every resident slot takes part. Returns false when there is nothing to do.
+template <class Real, ShapeSpec S, class T, bool kHasB>
+bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_block,
+                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out) {
+  using C = TileCfg<Real, S, T, kHasB>;
   using G = StreamGeo<S>;
-  static_assert(G::NP <= kMaxTemplatedPoints);
-  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static int per_sm = -1;
-  if (per_sm < 0) {
-    if (C::SMEM_BYTES > 48 * 1024)
-      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
-    int v = 0;
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
-    per_sm = v > 0 ? v : 1;
-  }
-  StreamArgs<Real, kMaxTemplatedPoints> a = stream_geometry<Real, S, C>(r);
-  if (a.tiles <= 0 || a.ns <= 0) return 0;
+  a = stream_geometry<Real, S, C>(r);
+  if (a.tiles <= 0 || a.ns <= 0) return false;
   const long resident = static_cast<long>(per_sm) * r.sm_count;
   const long min_chunk = std::max(8, 4 * G::RS);
   if (S.dim == 3 && items_per_block > 0) {
@@ -836,6 +868,29 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
     if (r.work_counters == nullptr) throw std::logic_error("stream_stencil_kernel: dynamic items need work counters");
     blocks = std::min(resident, a.items);
   }
+  *blocks_out = blocks;
+  return true;
+}
+
+// Launch one instantiation with a persistent grid (plan_stream_grid). Returns the number of blocks for
+// jacobi (partial sums written), else 0.
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
+  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  using C = TileCfg<Real, S, T, kHasB>;
+  static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
+  auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
+  static int per_sm = -1;
+  if (per_sm < 0) {
+    if (C::SMEM_BYTES > 48 * 1024)
+      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
+    int v = 0;
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
+    per_sm = v > 0 ? v : 1;
+  }
+  StreamArgs<Real, kMaxTemplatedPoints> a{};
+  long blocks = 0;
+  if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
   if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
@@ -861,23 +916,33 @@ bool tile_fits(const FieldLayout& l) {
   return nx > 0 && ((nx + bx - 1) / bx) * bx * 4 <= 5 * nx;
 }
 
-template <class Real, ShapeSpec S, int MODE, bool SYM>
-int launch_stream_variant(const StencilRequest<Real>& r) {
-  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
-  if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
+template <class T>
+struct TuneTag {
+  using type = T;
+};
+// Calls f(TuneTag<T>{}) with the wide tile T chosen for this layout (or forced by the environment).
+template <class Real, ShapeSpec S, bool kHasB, class F>
+decltype(auto) with_wide_tune(const FieldLayout& layout, F&& f) {
   using Small = WideTune<Real, S, kHasB>;
   using Medium = WideMediumTune<Real, S, kHasB>;
   using Large = WideLargeTune<Real, S, kHasB>;
   const int forced = wide_tile_override();
   if constexpr (!std::is_same_v<Large, Medium>) {
-    if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(r.layout)))
-      return launch_stream_stencil<Real, S, MODE, SYM, Large>(r);
+    if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(layout))) return f(TuneTag<Large>{});
   }
   if constexpr (!std::is_same_v<Medium, Small>) {
-    if (forced >= 2 || (forced == 0 && tile_fits<Real, S, Medium>(r.layout)))
-      return launch_stream_stencil<Real, S, MODE, SYM, Medium>(r);
+    if (forced >= 2 || (forced == 0 && tile_fits<Real, S, Medium>(layout))) return f(TuneTag<Medium>{});
   }
-  return launch_stream_stencil<Real, S, MODE, SYM, Small>(r);
+  return f(TuneTag<Small>{});
+}
+
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+int launch_stream_variant(const StencilRequest<Real>& r) {
+  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
+  return with_wide_tune<Real, S, kHasB>(r.layout, [&](auto tag) {
+    return launch_stream_stencil<Real, S, MODE, SYM, typename decltype(tag)::type>(r);
+  });
 }
 
 template <class Real, ShapeSpec S, bool SYM>

@@ -1,0 +1,103 @@
+// The pipelined PERKS kernel (issue 6): the per-sweep streaming kernel's pipeline (stream_sweep in
+// stencil_kernels.cuh: its wide tile, 16-byte / bulk row copies, dynamic short items, 1024 threads where the
+// per-sweep kernel has them) run for every sweep inside ONE cooperative kernel, with the step between sweeps of
+// the other PERKS kernels (device-wide barrier, boundary faces, Jacobi residual test, barrier).
+//
+//  * Nothing is cached between sweeps: on domains far larger than the on-chip memory the cached share f is a
+//    few per cent, and the cached streaming kernel (perks_stencil.cuh) gives up more than 1/(1-f) by running
+//    a 512-thread tile with scalar loads (docs/perf/perks.md). This kernel keeps the per-sweep kernel's rate
+//    and drops the kernel boundaries and the host round trips of a Jacobi solve (the residual test stays in
+//    the kernel).
+//  * Same arithmetic as the per-sweep kernel (the same stream_sweep instantiation body), so the same bits.
+//  * Dynamic items: the last block to finish a sweep resets the global counters before it reaches the barrier,
+//    so every sweep starts from zero.
+//  * The ring's position (planes issued / consumed) carries over from sweep to sweep: the mbarrier phases of
+//    the bulk copies continue without a re-initialisation.
+#pragma once
+
+#include "framework/backends/cuda/perks_model.hpp"
+#include "framework/backends/cuda/perks_request.cuh"
+#include "framework/backends/cuda/perks_resident.cuh"
+#include "framework/backends/cuda/perks_sweep_common.cuh"
+
+namespace perksolve::cuda_detail {
+
+template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB) perks_pipelined_kernel(const PerksArgs<Real> pa) {
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
+  constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
+  static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
+  using C = TileCfg<Real, S, T, kJacobi>;
+  extern __shared__ __align__(16) unsigned char pipelined_smem[];
+  __shared__ __align__(8) StreamBarriers<C> bars;
+  stream_barriers_init<C>(bars);
+  StreamPipeState pipe;
+  long done = 0;
+  double last_rr = 0.0;
+  bool stopped = false;
+  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
+    const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, pa.buf[t & 1], pa.buf[(t + 1) & 1],
+                                                            reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
+    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
+    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
+    ++done;
+  }
+  // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
+  // buf[(done - 1) & 1]) is whole.
+  perks_store_result(pa, done, last_rr, stopped);
+}
+
+// Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the
+// per-sweep kernel's decomposition (plan_stream_grid) within the cooperative occupancy of this kernel.
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
+  constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
+  using C = TileCfg<Real, S, T, kHasB>;
+  auto kernel = perks_pipelined_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
+  PerksLaunch out;
+  const StencilRequest<Real>& r = pr.base;
+  static const int occupancy = [&] {
+    if (C::SMEM_BYTES > 48 * 1024)
+      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
+    int v = 0;
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
+    return v;
+  }();
+  if (occupancy < 1) return out;
+  PerksArgs<Real> pa{};
+  long blocks = 0;
+  if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, T::IPB, pa.s, &blocks)) return out;
+  if (pr.max_blocks > 0) {
+    // Fewer blocks (tests: several items per block): a static schedule must be re-balanced, a dynamic one
+    // simply runs on fewer blocks.
+    blocks = std::min<long>(blocks, pr.max_blocks);
+  }
+  blocks = std::min<long>(blocks, static_cast<long>(occupancy) * r.sm_count);  // never over-subscribed
+  fill_perks_args<Real, S.dim>(pa, pr);
+  pa.cache_planes = 0;
+  void* args[] = {&pa};
+  PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                                                   dim3(C::NT), args, static_cast<std::size_t>(C::SMEM_BYTES), r.stream));
+  out.launched = true;
+  out.kernel = PerksKernel::pipelined;
+  out.blocks = static_cast<int>(blocks);
+  out.threads = C::NT;
+  PerksDomainModel dom;
+  dom.cells = static_cast<double>(pa.s.nx) * pa.s.ny * pa.s.ns;
+  dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
+  const PerksPlan plan = plan_perks_pipelined(pr.device, dom);
+  out.cached_fraction = 0.0;
+  out.model_speedup = plan.predicted_speedup;
+  return out;
+}
+
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+PerksLaunch launch_perks_pipelined(const PerksRequest<Real>& pr) {
+  constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
+  if (pr.base.work_counters == nullptr) return PerksLaunch{};
+  return with_wide_tune<Real, S, kHasB>(pr.base.layout, [&](auto tag) {
+    return launch_perks_pipelined_tile<Real, S, MODE, SYM, typename decltype(tag)::type>(pr);
+  });
+}
+
+}  // namespace perksolve::cuda_detail
