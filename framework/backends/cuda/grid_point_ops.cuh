@@ -72,10 +72,12 @@ struct FaceSet {
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
-// Ghost cell t (0 <= t < fs.total()) of the slab numbering.
+// Where ghost cell t (0 <= t < fs.total()) of the slab numbering lies (idx), the owned cell its value comes from
+// (src; a constant rule from axis `restart` on), and per axis its distance from the face (-1: not a ghost on that
+// axis) and side. Returns false when no physical face touches it (a halo cell left to the exchange).
 template <class Real>
-__device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
-                                                long t) {
+__device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const FaceSet<Real>& fs, long t, int (&idx)[3],
+                                                    int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
   int a = 0;
   long q64 = t;
   if (q64 >= fs.slab[0]) {
@@ -87,19 +89,18 @@ __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const Fiel
     }
   }
   unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
-  int idx[3];
   for (int b = 0; b < 3; ++b) {
     const unsigned ext = static_cast<unsigned>(b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.n[b] + 2 * l.ghost[b]);
     const int u = static_cast<int>(q % ext);
     q /= ext;
     idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
   }
-  int src[3] = {idx[0], idx[1], idx[2]};
-  int dist[3] = {-1, -1, -1};
-  int side[3] = {0, 0, 0};
-  int restart = -1;  // last physical axis whose rule is constant
+  restart = -1;  // last physical axis whose rule is constant
   bool any = false;
   for (int b = 0; b < 3; ++b) {
+    src[b] = idx[b];
+    dist[b] = -1;
+    side[b] = 0;
     if (idx[b] < 0 && fs.has[b][0]) {
       dist[b] = -1 - idx[b], side[b] = 0;
     } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
@@ -112,11 +113,56 @@ __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const Fiel
     src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
     if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
   }
-  if (!any) return;
-  Real v = restart >= 0 ? fs.rule[restart][side[restart]].value : f[l.index(src[0], src[1], src[2])];
+  return any;
+}
+
+// The ghost's value from its source value v (the source cell's value, unused when a rule is constant): the
+// face rules composed in axis order.
+template <class Real>
+__device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const int (&dist)[3], const int (&side)[3],
+                                                 int restart, Real v) {
+  if (restart >= 0) v = fs.rule[restart][side[restart]].value;
   for (int b = restart + 1; b < 3; ++b)
     if (dist[b] >= 0) v = boundary_rule::ghost_value(fs.rule[b][side[b]], dist[b], v);
-  f[l.index(idx[0], idx[1], idx[2])] = v;
+  return v;
+}
+
+// Ghost cell t (0 <= t < fs.total()) of the slab numbering.
+template <class Real>
+__device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                long t) {
+  int idx[3], src[3], dist[3], side[3], restart;
+  if (!face_ghost_geometry(l, fs, t, idx, src, dist, side, restart)) return;
+  const Real v = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
+  f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, v);
+}
+
+// Ghost cells first, first + stride, ... of the slab numbering, U at a time: the U source loads are issued
+// before any ghost is stored (sources are owned cells, never ghosts, so no load can depend on these stores),
+// so a thread with many ghost cells waits for one memory latency per U cells instead of one per cell. The
+// geometry is computed again for the stores rather than kept in registers. Same values as fill_face_ghost.
+template <int U, class Real>
+__device__ __forceinline__ void fill_face_ghosts_strided(Real* __restrict__ f, const FieldLayout& l,
+                                                         const FaceSet<Real>& fs, long first, long stride) {
+  const long total = fs.total();
+  for (long g = first; g < total; g += U * stride) {
+    Real v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      int idx[3], src[3], dist[3], side[3], restart;
+      const long t = g + u * stride;
+      v[u] = Real(0);
+      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart) && restart < 0)
+        v[u] = f[l.index(src[0], src[1], src[2])];
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      int idx[3], src[3], dist[3], side[3], restart;
+      const long t = g + u * stride;
+      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart))
+        f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, v[u]);
+    }
+  }
 }
 
 }  // namespace perksolve::cuda_ops

@@ -32,19 +32,18 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB) perks_pipelined_kerne
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
-  long done = 0;
   double last_rr = 0.0;
   bool stopped = false;
-  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
+  long t = 0;  // sweeps done
+  for (; t < pa.sweeps && !stopped; ++t) {
     const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, pa.buf[t & 1], pa.buf[(t + 1) & 1],
                                                             reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
     if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
     stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
-    ++done;
   }
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
-  // buf[(done - 1) & 1]) is whole.
-  perks_store_result(pa, done, last_rr, stopped);
+  // buf[(t - 1) & 1]) is whole.
+  perks_store_result(pa, t, last_rr, stopped);
 }
 
 // Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the

@@ -562,8 +562,15 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   const Real* const xsafe = x - mx0;  // 16-byte aligned, inside the allocation (never read)
 
   static_assert(!(T::DYN && C::BULK_EMPTY), "dynamic items need the block barrier per plane");
-  __shared__ long dyn_next;  // DYN: the item the issue cursor takes next (fetched two planes ahead)
-  long next_cu = -1;         // the item the compute cursor takes next (set when the issue cursor reaches it)
+  // The items of a block: static, blockIdx.x + k gridDim.x. DYN: the issue cursor takes the item thread 0
+  // fetched two planes before its switch (dyn_next); thread 0 records the item of every ring slot that receives
+  // an item's first plane (or the end, an item >= a.items), and the compute cursor takes its next item from the
+  // slot it consumes next. (One shared "next item" for both cursors was overwritten when the issue cursor
+  // passed a whole short item, e.g. a short last chunk, before the compute cursor had started it: that item
+  // was skipped.) The record is read NS - 2 >= 1 block barriers after it was written.
+  static_assert(!T::DYN || NS >= 3, "dynamic items need at least three ring stages");
+  __shared__ long dyn_next;
+  __shared__ long item_of_slot[T::DYN ? NS : 1];
   int n_issued = pipe.n_issued;     // planes issued into the ring so far
   unsigned n_used = pipe.n_used;    // planes consumed so far (stage n_used % NS, barrier phase (n_used / NS) & 1)
 
@@ -602,6 +609,9 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   };
   if (iu < a.items) issue_setup();
   auto issue = [&](int slot) {
+    if constexpr (T::DYN) {
+      if (ip == 0 && tid == 0) item_of_slot[slot] = iu;
+    }
     if (iu < a.items) {
       const int k = is0 - RS + ip;
       Real* dst = tiles + slot * C::STAGE_ELEMS;
@@ -683,7 +693,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
           iu = dyn_next;
         else
           iu += gridDim.x;
-        next_cu = iu;
         if (iu < a.items) issue_setup();
       }
     }
@@ -699,7 +708,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   }
 
   int slot = slot0;  // ring slot of the plane being computed
-  for (long cu = blockIdx.x; cu < a.items; cu = next_cu) {
+  for (long cu = blockIdx.x; cu < a.items; cu = T::DYN ? item_of_slot[slot] : cu + static_cast<long>(gridDim.x)) {
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
     const int s0 = static_cast<int>(q) * a.chunk;
