@@ -15,7 +15,7 @@
 // the bound 1 / (1 - f), and the bytes in flight per SM against what Little's law asks for.
 //
 //   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
-//               [--kernel auto|resident|pipelined|streaming]
+//               [--kernel auto|resident|pipelined|streaming] [--side N  (one domain, no class search)]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -39,6 +39,7 @@ struct Options {
   std::string out, git_rev = "unknown", cases, precision = "both";
   PerksKernel kernel = PerksKernel::automatic;
   int sweeps = 20, reps = 5;
+  int side = 0;  // > 0: only this side (class "side"), no class search (profiling, experiments)
 };
 
 struct Record {
@@ -114,7 +115,15 @@ PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real
 }
 
 template <class Real>
+void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const char* cls, int n,
+                std::vector<Record>& out);
+
+template <class Real>
 void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::vector<Record>& out) {
+  if (o.side > 0) {
+    time_class(be, s, o, "side", o.side, out);
+    return;
+  }
   const bool d3 = s.dim() == 3;
   // On-chip capacity: the cached planes of a launch on a domain much larger than the cache.
   double capacity = 0;
@@ -153,43 +162,49 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
   }
   if (small == 0) small = std::max(8, side_for(0.95 * capacity));
   const int large = std::max(side_for(8.0 * capacity) + 1, saturating);
-  for (auto [cls, n] : {std::pair<const char*, int>{"small", small}, {"saturating", saturating}, {"large", large}}) {
-    Domain<Real> d = make_domain(be, s, n);
-    Record r;
-    r.shape = s.name;
-    r.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
-    r.cls = cls;
-    r.extents = {d.l.n[0], d.l.n[1], d.l.n[2]};
-    r.cells = static_cast<double>(d.l.owned_size());
-    r.per_step_s = per_step(be, s, d, o.sweeps, o.reps);
-    const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s, o.kernel);
-    r.kernel = perks_kernel_name(p.kernel);
-    if (p.kernel != PerksKernel::streaming && std::string(cls) != "small") {
-      const PersistentSweeps ps = persistent(be, s, d, o.sweeps, o.reps, &r.streaming_s, PerksKernel::streaming);
-      r.streaming_f = ps.cached_fraction;
-    }
-    r.cached_fraction = p.cached_fraction;
-    r.cache_planes = p.cache_planes;
-    r.blocks = p.blocks;
-    // model: the launcher's concurrency model (perks_model.hpp: bandwidth share of the occupancy, cached
-    // fraction, the tile's remaining boundary traffic); bound: the 1 / (1 - f) (0 where f = 1).
-    r.model = p.model_speedup;
-    r.bound = p.cached_fraction < 1.0 ? 1.0 / (1.0 - p.cached_fraction) : 0.0;
-    r.inflight_per_sm = p.inflight_bytes_per_sm;
-    r.needed_per_sm = p.needed_bytes_per_sm;
-    out.push_back(r);
-    char ext[48], bound[24] = "-";
-    std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
-    if (r.bound > 0) std::snprintf(bound, sizeof bound, "%.3f", r.bound);
-    char streaming[64] = "";
-    if (r.streaming_s > 0)
-      std::snprintf(streaming, sizeof streaming, "  streaming (f=%.3f) %.3f", r.streaming_f, r.per_step_s / r.streaming_s);
-    std::printf("%-10s %-4s %-10s %-16s %-9s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
-                "1/(1-f) %s  in flight %.1f of %.1f KB/SM%s\n",
-                r.shape.c_str(), r.precision.c_str(), cls, ext, r.kernel.c_str(), r.cached_fraction, r.per_step_s, r.persistent_s,
-                r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0, streaming);
-    std::fflush(stdout);
+  for (auto [cls, n] : {std::pair<const char*, int>{"small", small}, {"saturating", saturating}, {"large", large}})
+    time_class(be, s, o, cls, n, out);
+}
+
+// Per-sweep and persistent timings of one domain of side n (class cls).
+template <class Real>
+void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const char* cls, int n,
+                std::vector<Record>& out) {
+  Domain<Real> d = make_domain(be, s, n);
+  Record r;
+  r.shape = s.name;
+  r.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
+  r.cls = cls;
+  r.extents = {d.l.n[0], d.l.n[1], d.l.n[2]};
+  r.cells = static_cast<double>(d.l.owned_size());
+  r.per_step_s = per_step(be, s, d, o.sweeps, o.reps);
+  const PersistentSweeps p = persistent(be, s, d, o.sweeps, o.reps, &r.persistent_s, o.kernel);
+  r.kernel = perks_kernel_name(p.kernel);
+  if (p.kernel != PerksKernel::streaming && std::string(cls) != "small") {
+    const PersistentSweeps ps = persistent(be, s, d, o.sweeps, o.reps, &r.streaming_s, PerksKernel::streaming);
+    r.streaming_f = ps.cached_fraction;
   }
+  r.cached_fraction = p.cached_fraction;
+  r.cache_planes = p.cache_planes;
+  r.blocks = p.blocks;
+  // model: the launcher's concurrency model (perks_model.hpp: bandwidth share of the occupancy, cached
+  // fraction, the tile's remaining boundary traffic); bound: the 1 / (1 - f) (0 where f = 1).
+  r.model = p.model_speedup;
+  r.bound = p.cached_fraction < 1.0 ? 1.0 / (1.0 - p.cached_fraction) : 0.0;
+  r.inflight_per_sm = p.inflight_bytes_per_sm;
+  r.needed_per_sm = p.needed_bytes_per_sm;
+  out.push_back(r);
+  char ext[48], bound[24] = "-";
+  std::snprintf(ext, sizeof ext, "%dx%dx%d", r.extents[0], r.extents[1], r.extents[2]);
+  if (r.bound > 0) std::snprintf(bound, sizeof bound, "%.3f", r.bound);
+  char streaming[64] = "";
+  if (r.streaming_s > 0)
+    std::snprintf(streaming, sizeof streaming, "  streaming (f=%.3f) %.3f", r.streaming_f, r.per_step_s / r.streaming_s);
+  std::printf("%-10s %-4s %-10s %-16s %-9s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
+              "1/(1-f) %s  in flight %.1f of %.1f KB/SM%s\n",
+              r.shape.c_str(), r.precision.c_str(), cls, ext, r.kernel.c_str(), r.cached_fraction, r.per_step_s, r.persistent_s,
+              r.per_step_s / r.persistent_s, r.model, bound, r.inflight_per_sm / 1024.0, r.needed_per_sm / 1024.0, streaming);
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -202,6 +217,7 @@ int main(int argc, char** argv) {
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--out") o.out = next();
     else if (a == "--sweeps") o.sweeps = std::stoi(next());
+    else if (a == "--side") o.side = std::stoi(next());
     else if (a == "--reps") o.reps = std::stoi(next());
     else if (a == "--cases") o.cases = next();
     else if (a == "--precision") o.precision = next();
@@ -218,7 +234,7 @@ int main(int argc, char** argv) {
     }
     else {
       std::fprintf(stderr, "unknown argument %s\nusage: perks_bench [--out FILE.json] [--sweeps K] [--reps R] "
-                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|pipelined|streaming]\n", a.c_str());
+                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|pipelined|streaming] [--side N]\n", a.c_str());
       MPI_Finalize();
       return 2;
     }
@@ -244,6 +260,7 @@ int main(int argc, char** argv) {
     double logsum[3] = {0, 0, 0};
     int count[3] = {0, 0, 0};
     for (const Record& r : recs) {
+      if (r.cls != "small" && r.cls != "saturating" && r.cls != "large") continue;
       const int c = r.cls == "small" ? 0 : r.cls == "saturating" ? 1 : 2;
       logsum[c] += std::log(r.per_step_s / r.persistent_s);
       ++count[c];

@@ -149,15 +149,32 @@ void all_shapes_test() {
       // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes.
       check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
       if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
-      // Pipelined: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
-      // counters restart every sweep; static items: several per block).
+    }
+}
+TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
+TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
+
+// The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
+// counters restart every sweep; static items: several per block, including a short last chunk taken after a
+// full one). `names` empty: every shape (and the symmetric 27-point kernel).
+template <class Real>
+void pipelined_test(const std::vector<std::string>& names) {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  std::vector<Stencil> stencils;
+  for (const auto& name : names.empty() ? perks_shape_names() : names) stencils.push_back(perks_stencil(name));
+  if (names.empty()) stencils.push_back(laplacian_27pt_fe(0.1));
+  for (const Stencil& s : stencils)
+    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
       check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
       check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, true);
       check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, true);
     }
 }
-TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
-TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
+TEST(CudaPerks, PipelinedEveryShapeBitIdenticalDouble) { pipelined_test<double>({}); }
+TEST(CudaPerks, PipelinedEveryShapeBitIdenticalFloat) { pipelined_test<float>({}); }
+// A short case for compute-sanitizer: the three kinds of ring (scalar, dynamic items, bulk row copies).
+TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt"}); }
+TEST(CudaPerks, PipelinedSanitizerCaseFloat) { pipelined_test<float>({"3d7pt"}); }
 
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration.
