@@ -725,14 +725,7 @@ bool make_face_set(const FieldLayout& l, std::span<const BoundaryFace> faces, bo
     fs.has[face.axis][face.side] = true;
     fs.rule[face.axis][face.side] = face_rule<Real>(face, homogeneous);
   }
-  bool any = false;
-  for (int a = 0; a < 3; ++a)
-    for (int s = 0; s < 2; ++s) any |= fs.has[a][s];
-  for (int a = 0; a < 3; ++a) {
-    fs.slab[a] = any ? 2L * l.ghost[a] : 0;
-    for (int b = 0; b < 3; ++b)
-      if (b != a) fs.slab[a] *= b < a ? l.n[b] : l.padded(b);
-  }
+  cuda_ops::face_set_slabs(l, fs);
   return true;
 }
 }  // namespace

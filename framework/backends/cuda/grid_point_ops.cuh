@@ -9,6 +9,7 @@
 #include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/transfer_rule.hpp"
 #include "framework/field/field_layout.hpp"
+#include "framework/util/fast_div.hpp"
 
 namespace perksolve::cuda_ops {
 
@@ -69,12 +70,35 @@ struct FaceSet {
   boundary_rule::FaceRule<Real> rule[3][2];
   bool has[3][2];
   long slab[3];  // ghost cells per slab
+  // Slab a is a box: ext[a][b] cells along axis b (b < a: owned, b == a: the 2 ghost layers, b > a: padded);
+  // by_ext[a][b] divides by it (multiply and shift: the numbering is decoded per ghost cell).
+  unsigned ext[3][3];
+  FastDivU32 by_ext[3][3];
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
+// Fills fs.slab, fs.ext and fs.by_ext from the layout (fs.has set; every slab empty when no face is physical).
+template <class Real>
+inline void face_set_slabs(const FieldLayout& l, FaceSet<Real>& fs) {
+  bool any = false;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) any |= fs.has[a][s];
+  for (int a = 0; a < 3; ++a) {
+    fs.slab[a] = any ? 1 : 0;
+    for (int b = 0; b < 3; ++b) {
+      const int e = b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.padded(b);
+      fs.ext[a][b] = static_cast<unsigned>(e);
+      fs.by_ext[a][b] = FastDivU32(static_cast<unsigned>(e));
+      fs.slab[a] *= e;
+    }
+  }
+}
+
 // Where ghost cell t (0 <= t < fs.total()) of the slab numbering lies (idx), the owned cell its value comes from
 // (src; a constant rule from axis `restart` on), and per axis its distance from the face (-1: not a ghost on that
-// axis) and side. Returns false when no physical face touches it (a halo cell left to the exchange).
+// axis) and side. Returns false when no physical face touches it (a halo cell left to the exchange). Every axis
+// loop is unrolled and every table is indexed with constants (a run-time index into the kernel's parameters
+// would copy them to local memory).
 template <class Real>
 __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const FaceSet<Real>& fs, long t, int (&idx)[3],
                                                     int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
@@ -89,29 +113,32 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
     }
   }
   unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
+#pragma unroll
   for (int b = 0; b < 3; ++b) {
-    const unsigned ext = static_cast<unsigned>(b < a ? l.n[b] : b == a ? 2 * l.ghost[b] : l.n[b] + 2 * l.ghost[b]);
-    const int u = static_cast<int>(q % ext);
-    q /= ext;
+    const unsigned e = a == 0 ? fs.ext[0][b] : a == 1 ? fs.ext[1][b] : fs.ext[2][b];
+    const unsigned qn = a == 0 ? fs.by_ext[0][b].div(q) : a == 1 ? fs.by_ext[1][b].div(q) : fs.by_ext[2][b].div(q);
+    const int u = static_cast<int>(q - qn * e);
+    q = qn;
     idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
   }
   restart = -1;  // last physical axis whose rule is constant
   bool any = false;
+#pragma unroll
   for (int b = 0; b < 3; ++b) {
     src[b] = idx[b];
     dist[b] = -1;
     side[b] = 0;
     if (idx[b] < 0 && fs.has[b][0]) {
-      dist[b] = -1 - idx[b], side[b] = 0;
+      dist[b] = -1 - idx[b];
     } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
       dist[b] = idx[b] - l.n[b], side[b] = 1;
-    } else {
-      continue;
     }
-    any = true;
-    const boundary_rule::FaceRule<Real>& r = fs.rule[b][side[b]];
-    src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
-    if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+    if (dist[b] >= 0) {
+      any = true;
+      const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
+      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
+      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+    }
   }
   return any;
 }
@@ -121,9 +148,12 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
 template <class Real>
 __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const int (&dist)[3], const int (&side)[3],
                                                  int restart, Real v) {
-  if (restart >= 0) v = fs.rule[restart][side[restart]].value;
-  for (int b = restart + 1; b < 3; ++b)
-    if (dist[b] >= 0) v = boundary_rule::ghost_value(fs.rule[b][side[b]], dist[b], v);
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
+    if (b == restart) v = r.value;
+    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(r, dist[b], v);
+  }
   return v;
 }
 
@@ -135,34 +165,6 @@ __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const Fiel
   if (!face_ghost_geometry(l, fs, t, idx, src, dist, side, restart)) return;
   const Real v = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
   f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, v);
-}
-
-// Ghost cells first, first + stride, ... of the slab numbering, U at a time: the U source loads are issued
-// before any ghost is stored (sources are owned cells, never ghosts, so no load can depend on these stores),
-// so a thread with many ghost cells waits for one memory latency per U cells instead of one per cell. The
-// geometry is computed again for the stores rather than kept in registers. Same values as fill_face_ghost.
-template <int U, class Real>
-__device__ __forceinline__ void fill_face_ghosts_strided(Real* __restrict__ f, const FieldLayout& l,
-                                                         const FaceSet<Real>& fs, long first, long stride) {
-  const long total = fs.total();
-  for (long g = first; g < total; g += U * stride) {
-    Real v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      int idx[3], src[3], dist[3], side[3], restart;
-      const long t = g + u * stride;
-      v[u] = Real(0);
-      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart) && restart < 0)
-        v[u] = f[l.index(src[0], src[1], src[2])];
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      int idx[3], src[3], dist[3], side[3], restart;
-      const long t = g + u * stride;
-      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart))
-        f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, v[u]);
-    }
-  }
 }
 
 }  // namespace perksolve::cuda_ops
