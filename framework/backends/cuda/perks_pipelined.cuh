@@ -22,8 +22,21 @@
 
 namespace perksolve::cuda_detail {
 
+// Blocks per SM promised to the compiler: the tile's own, and for the 3D tiles of <= 256 threads at least 2
+// (at most 128 registers). Their per-sweep kernels fit 128 registers and run 2 blocks per SM; the sweep loop's
+// extra state pushed some persistent copies to 130-134 registers, one block per SM and 0.80 of the per-sweep
+// rate (3d13pt fp64 at 384^3). With the cap ptxas spills nothing there. Not for 3D fp32 R >= 2 (its per-sweep
+// kernel needs ~146 registers; capped, 148 bytes spill) nor for the 2D tiles (wide-star Jacobi spills 88-168
+// bytes), which keep the tile's own bound.
+template <class Real, int DIM, int RADIUS, class T>
+constexpr int pipelined_min_blocks() {
+  constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
+  return cap ? 2 : T::MINB;
+}
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
-__global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB) perks_pipelined_kernel(const PerksArgs<Real> pa) {
+__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
+    perks_pipelined_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
