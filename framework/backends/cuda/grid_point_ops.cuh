@@ -157,24 +157,6 @@ __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const 
   return v;
 }
 
-// Ghost cells first, first + stride, ... (a grid-stride loop) two at a time: both source loads are issued
-// before either ghost is stored (sources are owned cells, never ghosts), so a thread with many ghost cells
-// waits one memory latency per two cells. Same values as fill_face_ghost.
-template <class Real>
-__device__ __forceinline__ void fill_face_ghosts_strided(Real* __restrict__ f, const FieldLayout& l,
-                                                         const FaceSet<Real>& fs, long first, long stride) {
-  const long total = fs.total();
-  for (long g = first; g < total; g += 2 * stride) {
-    int idx0[3], src0[3], dist0[3], side0[3], restart0, idx1[3], src1[3], dist1[3], side1[3], restart1;
-    const bool a0 = face_ghost_geometry(l, fs, g, idx0, src0, dist0, side0, restart0);
-    const bool a1 = g + stride < total && face_ghost_geometry(l, fs, g + stride, idx1, src1, dist1, side1, restart1);
-    const Real v0 = a0 && restart0 < 0 ? f[l.index(src0[0], src0[1], src0[2])] : Real(0);
-    const Real v1 = a1 && restart1 < 0 ? f[l.index(src1[0], src1[1], src1[2])] : Real(0);
-    if (a0) f[l.index(idx0[0], idx0[1], idx0[2])] = face_ghost_value(fs, dist0, side0, restart0, v0);
-    if (a1) f[l.index(idx1[0], idx1[1], idx1[2])] = face_ghost_value(fs, dist1, side1, restart1, v1);
-  }
-}
-
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
 template <class Real>
 __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,

@@ -73,9 +73,12 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
   grid.sync();
-  cuda_ops::fill_face_ghosts_strided(pa.alloc[(t + 1) & 1], pa.layout, pa.faces,
-                                     blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x,
-                                     static_cast<long>(gridDim.x) * blockDim.x);
+  {
+    const long total = pa.faces.total();
+    const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
+    for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
+      cuda_ops::fill_face_ghost(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
+  }
   bool stop = false;
   if constexpr (kJacobi) {
     double rr = 0.0;
