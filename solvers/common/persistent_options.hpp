@@ -44,8 +44,10 @@ inline config::KeySpec persistent_mode_key(const std::string& what, const std::s
 inline config::KeySpec persistent_cache_key() {
   return config::with_range(
       config::key_int("persistent_cache_kib", -1,
-                      "on-chip cache per thread block of a persistent stencil kernel, KiB: -1 = chosen by the "
-                      "concurrency model (docs/perf/perks.md), 0 = no caching (never more than fits)"),
+                      "on-chip cache per thread block of a persistent stencil kernel, KiB: -1 = all that fits (the "
+                      "resident kernel keeps the whole domain on chip where it fits, else the pipelined kernel "
+                      "streams it), 0 = nothing cached (always the pipelined kernel), > 0 = at most this much "
+                      "(docs/perf/perks.md)"),
       -1, std::nullopt);
 }
 
