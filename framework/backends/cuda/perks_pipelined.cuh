@@ -79,11 +79,9 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   PerksArgs<Real> pa{};
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, T::IPB, pa.s, &blocks)) return out;
-  if (pr.max_blocks > 0) {
-    // Fewer blocks (tests: several items per block): a static schedule must be re-balanced, a dynamic one
-    // simply runs on fewer blocks.
-    blocks = std::min<long>(blocks, pr.max_blocks);
-  }
+  // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
+  // taken from the counter, so any block count covers every item.
+  if (pr.max_blocks > 0) blocks = std::min<long>(blocks, pr.max_blocks);
   blocks = std::min<long>(blocks, static_cast<long>(occupancy) * r.sm_count);  // never over-subscribed
   fill_perks_args<Real, S.dim>(pa, pr);
   pa.cache_planes = 0;
