@@ -45,18 +45,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
-  double last_rr = 0.0;
-  bool stopped = false;
-  long t = 0;  // sweeps done
-  for (; t < pa.sweeps && !stopped; ++t) {
-    const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, pa.buf[t & 1], pa.buf[(t + 1) & 1],
-                                                            reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
-    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
-    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
-  }
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long, const Real* src, Real* dst) {
+    return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
+  });
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
-  // buf[(t - 1) & 1]) is whole.
-  perks_store_result(pa, t, last_rr, stopped);
+  // buf[(end.done - 1) & 1]) is whole.
+  perks_store_result(pa, end);
 }
 
 // Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the
@@ -68,13 +62,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   auto kernel = perks_pipelined_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
   PerksLaunch out;
   const StencilRequest<Real>& r = pr.base;
-  static const int occupancy = [&] {
-    if (C::SMEM_BYTES > 48 * 1024)
-      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
-    int v = 0;
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
-    return v;
-  }();
+  static const int occupancy = blocks_per_sm(kernel, C::NT, C::SMEM_BYTES);
   if (occupancy < 1) return out;
   PerksArgs<Real> pa{};
   long blocks = 0;

@@ -124,12 +124,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_commit();
   };
 
-  long done = 0;
-  double last_rr = 0.0;
-  bool stopped = false;
-  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
-    const Real* __restrict__ src = pa.buf[t & 1];
-    Real* __restrict__ dst = pa.buf[(t + 1) & 1];
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* __restrict__ src,
+                                                                    Real* __restrict__ dst) {
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
     // check sweep's input iterate, which must then be whole in global memory).
     const bool store_all =
@@ -212,12 +208,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       });
     }
     cp_async_wait<0>();
-
-    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
-    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
-    ++done;
-  }
-  perks_store_result(pa, done, last_rr, stopped);
+    return rsum;
+  });
+  perks_store_result(pa, end);
 }
 
 // Fills the kernel arguments both PERKS kernels share (buffers, faces, stopping test, boundary mirrors).
@@ -283,9 +276,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   a.chunk = plan.chunk;
   a.items = plan.items;
   const long smem = plan.smem_bytes - static_smem;
-  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  int per_sm = 0;
-  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
+  const int per_sm = blocks_per_sm(kernel, C::NT, static_cast<int>(smem));
   if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < a.items) return out;  // never over-subscribed
   fill_perks_args<Real, S.dim>(pa, pr);
   pa.cache_planes = a.chunk;

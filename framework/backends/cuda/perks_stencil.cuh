@@ -58,12 +58,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);  // scalar loads: C::V == 1
 
-  long done = 0;
-  double last_rr = 0.0;
-  bool stopped = false;
-  for (long t = 0; t < pa.sweeps && !stopped; ++t) {
-    const Real* __restrict__ src = pa.buf[t & 1];
-    Real* __restrict__ dst = pa.buf[(t + 1) & 1];
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* __restrict__ src,
+                                                                    Real* __restrict__ dst) {
     const bool from_cache = t > 0;  // the cache holds the previous sweep's outputs
     // The next sweep is a check sweep: its input (this sweep's output) must be whole in global memory.
     const bool store_all = kJacobi && perks_is_check_sweep(pa, t + 1);
@@ -175,17 +171,14 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
       cbase += len;
     }
     cp_async_wait<0>();
-
-    if constexpr (kJacobi) perks_store_block_partial<C::NT>(pa, rsum);
-    stopped = perks_between_sweeps<kJacobi>(pa, t, last_rr);
-    ++done;
-  }
+    return rsum;
+  });
 
   // The cached planes back to global memory (the last written iterate: buf[done & 1]). After a Jacobi stop
   // the solver keeps the stopping sweep's input, buf[(done - 1) & 1], which the sweep before it wrote whole
   // (store_all); the stopping sweep's own outputs are discarded.
-  Real* out = pa.buf[done & 1];
-  if (!stopped && done > 0) {
+  Real* out = pa.buf[end.done & 1];
+  if (!end.stopped && end.done > 0) {
     int cbase = 0;
     for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
       const long q = cu / a.tiles;
@@ -205,7 +198,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
       cbase += len;
     }
   }
-  perks_store_result(pa, done, last_rr, stopped);
+  perks_store_result(pa, end);
 }
 
 }  // namespace perksolve::cuda_detail
@@ -255,8 +248,7 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
     cudaFuncAttributes fa{};
     PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
     k.static_smem = static_cast<long>(fa.sharedSizeBytes);
-    PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.occupancy, kernel, C::NT, C::SMEM_BYTES));
+    k.occupancy = blocks_per_sm(kernel, C::NT, C::SMEM_BYTES);
     return k;
   }();
   if (facts.occupancy < 1) return out;  // cannot be resident (registers): the caller sweeps one kernel at a time
@@ -302,9 +294,7 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
   const PerksPlan plan = plan_perks(dm, tm, dom, pr.cache_bytes);
   const int planes = plan.cache_planes;
   const long smem = C::SMEM_BYTES + planes * tm.plane_bytes;
-  PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  int per_sm = 0;
-  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, C::NT, smem));
+  const int per_sm = blocks_per_sm(kernel, C::NT, static_cast<int>(smem));
   if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < blocks) return out;  // never over-subscribed
   fill_perks_args<Real, S.dim>(pa, pr);
   pa.cache_planes = planes;

@@ -94,13 +94,34 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
   return stop;
 }
 
+// How a sweep loop ended: sweeps done, rr of the last sweep's input (Jacobi), whether a threshold stopped it.
+struct PerksLoopEnd {
+  long done = 0;
+  double last_rr = 0.0;
+  bool stopped = false;
+};
+
+// The sweep loop of every PERKS stencil kernel: sweep(t, src, dst) runs sweep t of the block (src = buf[t & 1],
+// dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored); then the
+// block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold.
+template <bool kJacobi, int NT, class Real, class Sweep>
+__device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
+  PerksLoopEnd e;
+  for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
+    const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
+    if constexpr (kJacobi) perks_store_block_partial<NT>(pa, rsum);
+    e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
+  }
+  return e;
+}
+
 // The kernel's outcome for the host.
 template <class Real>
-__device__ __forceinline__ void perks_store_result(const PerksArgs<Real>& pa, long done, double last_rr, bool stopped) {
+__device__ __forceinline__ void perks_store_result(const PerksArgs<Real>& pa, const PerksLoopEnd& e) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    pa.result[0] = static_cast<double>(done);
-    pa.result[1] = last_rr;
-    pa.result[2] = stopped ? 1.0 : 0.0;
+    pa.result[0] = static_cast<double>(e.done);
+    pa.result[1] = e.last_rr;
+    pa.result[2] = e.stopped ? 1.0 : 0.0;
   }
 }
 

@@ -881,6 +881,17 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
   return true;
 }
 
+// Resident blocks per SM of `kernel` with `threads` threads and `smem` bytes of dynamic shared memory (the
+// opt-in above 48 KB is set first); 0 when it cannot be resident.
+template <class Kernel>
+int blocks_per_sm(Kernel kernel, int threads, int smem) {
+  if (smem > 48 * 1024)
+    PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int v = 0;
+  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, threads, smem));
+  return v;
+}
+
 // Launch one instantiation with a persistent grid (plan_stream_grid). Returns the number of blocks for
 // jacobi (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
@@ -889,14 +900,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
   auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static int per_sm = -1;
-  if (per_sm < 0) {
-    if (C::SMEM_BYTES > 48 * 1024)
-      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
-    int v = 0;
-    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, C::NT, C::SMEM_BYTES));
-    per_sm = v > 0 ? v : 1;
-  }
+  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
