@@ -89,7 +89,7 @@ TEST(PerksModel, CacheOverrideAndPrediction) {
 }
 
 // With the bytes of a sweep the fixed costs enter: a small domain that fits cannot gain more than the
-// per-sweep kernel's time over two barriers and a latency.
+// per-sweep kernel's time over the barriers and a latency.
 TEST(PerksModel, FixedCostsBoundSmallDomains) {
   const PerksDeviceModel d = h100_like();
   const PerksTileModel t = test_tile(0.01);
@@ -97,9 +97,9 @@ TEST(PerksModel, FixedCostsBoundSmallDomains) {
   dom.bytes_per_sweep = dom.cells * 16.0;  // 21.6 MB: 6.5 us at 3.35 TB/s
   const PerksPlan p = plan_perks(d, t, dom);
   const double per_sweep = dom.bytes_per_sweep / d.bandwidth + d.kernel_boundary;
-  const double persistent = dom.bytes_per_sweep * 0.01 / d.bandwidth + 2 * d.barrier + d.latency;
+  const double persistent = dom.bytes_per_sweep * 0.01 / d.bandwidth + kPerksBarriersPerSweep * d.barrier + d.latency;
   EXPECT_NEAR(p.predicted_speedup, per_sweep / persistent, 1e-12);
-  EXPECT_LT(p.predicted_speedup, per_sweep / (2 * d.barrier + d.latency) + 1e-12);
+  EXPECT_LT(p.predicted_speedup, per_sweep / (kPerksBarriersPerSweep * d.barrier + d.latency) + 1e-12);
   EXPECT_GT(p.predicted_speedup, 2.0);
 }
 
@@ -122,7 +122,7 @@ TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {
   EXPECT_EQ(p.items, 128);
   EXPECT_EQ(p.smem_bytes, 18 * 9504 + 128);
   const double per_sweep = dom.bytes_per_sweep / d.bandwidth + d.kernel_boundary;
-  EXPECT_NEAR(p.predicted_speedup, per_sweep / (2 * d.barrier + d.latency + 18 * d.resident_plane_step), 1e-12);
+  EXPECT_NEAR(p.predicted_speedup, per_sweep / (kPerksBarriersPerSweep * d.barrier + d.latency + 18 * d.resident_plane_step), 1e-12);
   // 400 planes: chunks of 50 do not fit 227 KB.
   EXPECT_FALSE(plan_perks_resident(d, t, dom, 16, 400, d.sms).fits);
   // More tile columns than blocks, no cache allowed, or a cap below the brick: not resident.
@@ -137,7 +137,7 @@ TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {
 }
 
 // The pipelined kernel caches nothing: a large domain predicts ~1 (the per-sweep rate, a kernel boundary traded
-// for two barriers and a refill), a small one below 1.
+// for the barriers and a refill), a small one below 1.
 TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
   const PerksDeviceModel d = h100_like();
   PerksDomainModel dom;
@@ -146,7 +146,7 @@ TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
   const PerksPlan big = plan_perks_pipelined(d, dom);
   EXPECT_EQ(big.cached_fraction, 0.0);
   const double stream = dom.bytes_per_sweep / d.bandwidth;
-  EXPECT_NEAR(big.predicted_speedup, (stream + d.kernel_boundary) / (stream + 2 * d.barrier + d.latency), 1e-12);
+  EXPECT_NEAR(big.predicted_speedup, (stream + d.kernel_boundary) / (stream + kPerksBarriersPerSweep * d.barrier + d.latency), 1e-12);
   EXPECT_GT(big.predicted_speedup, 0.995);
   EXPECT_LT(big.predicted_speedup, 1.0);
   dom.cells = 64.0 * 64 * 64;

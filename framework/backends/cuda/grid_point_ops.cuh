@@ -167,4 +167,127 @@ __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const Fiel
   f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, v);
 }
 
+// Ghost cell t of the slab numbering, only where its value is a constant (the Dirichlet boundary vertex, and
+// every cell whose composed chain passes through it). A kernel that fills the other ghosts from their source
+// cells (fill_box_face_ghosts) writes these once.
+template <class Real>
+__device__ __forceinline__ void fill_constant_face_ghost(Real* __restrict__ f, const FieldLayout& l,
+                                                         const FaceSet<Real>& fs, long t) {
+  int idx[3], src[3], dist[3], side[3], restart;
+  if (!face_ghost_geometry(l, fs, t, idx, src, dist, side, restart) || restart < 0) return;
+  f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, Real(0));
+}
+
+// ---- boundary faces by source box ----------------------------------------------------------------------
+// The ghost cells of a FaceSet whose value comes from an owned cell inside the box [lo, hi) (owned
+// coordinates). A block that has just written the box fills them itself, so the faces need no phase (and no
+// device-wide barrier) of their own; every non-constant ghost has exactly one source cell, so boxes that
+// partition the owned cells fill every such ghost exactly once. Constant ghosts are not included
+// (fill_constant_face_ghost).
+// Per axis the candidates are: the low ghosts (distance d) that mirror into [lo, hi), the box's own range,
+// and the high ghosts that mirror into it (a contiguous range each: the mirror index is monotone in d). A
+// cell is a candidate on every axis and a ghost on at least one; it is numbered in slab a = the first axis
+// on which it is a ghost (own range on the axes before a, ghosts on a, any candidate after a).
+struct FaceBoxGhosts {
+  int first[3][3];  // [axis][0 low, 1 own, 2 high]: low / high the first distance d, own the first index
+  int count[3][3];
+  long slab[3];
+  __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
+};
+
+template <class Real>
+__device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, const FaceSet<Real>& fs,
+                                                         const int (&lo)[3], const int (&hi)[3]) {
+  FaceBoxGhosts g;
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    g.first[b][1] = lo[b];
+    g.count[b][1] = hi[b] - lo[b];
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+      int d0 = -1, d1 = -1;
+      if (s ? fs.has[b][1] : fs.has[b][0]) {
+        const boundary_rule::FaceRule<Real>& r = s ? fs.rule[b][1] : fs.rule[b][0];
+        for (int d = 0; d < l.ghost[b]; ++d) {
+          if (boundary_rule::ghost_is_constant(r, d)) continue;
+          const int m = boundary_rule::mirror_index(r, l.n[b], d);
+          if (m >= lo[b] && m < hi[b]) {
+            if (d0 < 0) d0 = d;
+            d1 = d;
+          }
+        }
+      }
+      g.first[b][2 * s] = d0 < 0 ? 0 : d0;
+      g.count[b][2 * s] = d0 < 0 ? 0 : d1 - d0 + 1;
+    }
+  }
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    long n = g.count[a][0] + g.count[a][2];
+#pragma unroll
+    for (int b = 0; b < 3; ++b) {
+      if (b < a) n *= g.count[b][1];
+      if (b > a) n *= g.count[b][0] + g.count[b][1] + g.count[b][2];
+    }
+    g.slab[a] = n;
+  }
+  return g;
+}
+
+// Cell k (0 <= k < g.total()) of the box's ghosts: its index, source cell, and per axis distance (-1: not a
+// ghost on that axis) and side, as face_ghost_value takes them.
+template <class Real>
+__device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
+                                               long k, int (&idx)[3], int (&src)[3], int (&dist)[3], int (&side)[3]) {
+  int a = 0;
+  if (k >= g.slab[0]) {
+    k -= g.slab[0];
+    a = 1;
+    if (k >= g.slab[1]) {
+      k -= g.slab[1];
+      a = 2;
+    }
+  }
+  unsigned q = static_cast<unsigned>(k);  // a box has far fewer than 2^32 ghost cells
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    const int cl = b < a ? 0 : g.count[b][0];
+    const int co = b == a ? 0 : g.count[b][1];
+    const int ch = b < a ? 0 : g.count[b][2];
+    const unsigned e = static_cast<unsigned>(cl + co + ch);
+    const int u = static_cast<int>(q % e);
+    q /= e;
+    dist[b] = -1;
+    side[b] = 0;
+    if (u < cl) {
+      const int d = g.first[b][0] + u;
+      idx[b] = -1 - d;
+      src[b] = boundary_rule::mirror_index(fs.rule[b][0], l.n[b], d);
+      dist[b] = d;
+    } else if (u < cl + co) {
+      idx[b] = src[b] = g.first[b][1] + (u - cl);
+    } else {
+      const int d = g.first[b][2] + (u - cl - co);
+      idx[b] = l.n[b] + d;
+      src[b] = boundary_rule::mirror_index(fs.rule[b][1], l.n[b], d);
+      dist[b] = d;
+      side[b] = 1;
+    }
+  }
+}
+
+// Block-cooperative: fills the ghosts of f whose source cells lie in [lo, hi) from f itself. The caller makes
+// the box's new values visible to the block first (__syncthreads after its stores).
+template <int NT, class Real>
+__device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                     const FaceBoxGhosts& g) {
+  const long total = g.total();
+  for (long k = threadIdx.x; k < total; k += NT) {
+    int idx[3], src[3], dist[3], side[3];
+    face_box_ghost(l, fs, g, k, idx, src, dist, side);
+    const Real v = f[l.index(src[0], src[1], src[2])];
+    f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, -1, v);
+  }
+}
+
 }  // namespace perksolve::cuda_ops

@@ -13,9 +13,9 @@
 //    read them), so the traffic of a cached fraction f falls to f x ring (ring = the tile's boundary share).
 //    A per-sweep kernel moves all B bytes of a sweep at the full bandwidth W and pays one kernel boundary;
 //    the persistent sweep moves B (1 - f (1 - ring)) at rate x W, where rate = min(1, in flight / needed) is
-//    the share of the bandwidth the chosen occupancy can draw, and pays two device-wide barriers and one
-//    pipeline refill (a latency):
-//        speed-up = (B / W + t_boundary) / (B (1 - f (1 - ring)) / (rate W) + 2 t_barrier + latency).
+//    the share of the bandwidth the chosen occupancy can draw, and pays one device-wide barrier (the blocks
+//    fill the boundary ghosts of what they wrote; no face phase) and one pipeline refill (a latency):
+//        speed-up = (B / W + t_boundary) / (B (1 - f (1 - ring)) / (rate W) + t_barrier + latency).
 //    Without B (bytes_per_sweep = 0) the traffic ratio alone: rate / (1 - f (1 - ring)).
 #pragma once
 
@@ -23,6 +23,9 @@
 #include <cmath>
 
 namespace perksolve::cuda_detail {
+
+// Device-wide barriers per sweep in every PERKS kernel (perks_sweep_common.cuh).
+constexpr double kPerksBarriersPerSweep = 1.0;
 
 struct PerksDeviceModel {
   int sms = 1;
@@ -102,7 +105,7 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
   if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
     const double per_sweep = dom.bytes_per_sweep / dev.bandwidth + dev.kernel_boundary;
     const double persistent =
-        dom.bytes_per_sweep * left / (rate * dev.bandwidth) + 2.0 * dev.barrier + dev.latency;
+        dom.bytes_per_sweep * left / (rate * dev.bandwidth) + kPerksBarriersPerSweep * dev.barrier + dev.latency;
     p.predicted_speedup = per_sweep / persistent;
   } else {
     p.predicted_speedup = rate / left;
@@ -111,14 +114,14 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
 }
 
 // The pipelined kernel (perks_pipelined.cuh): the per-sweep kernel's pipeline, nothing cached (f = 0). It
-// moves the per-sweep kernel's bytes at its rate and trades a kernel boundary for two device-wide barriers and
-// a pipeline refill per sweep:  speed-up = (B / W + t_boundary) / (B / W + 2 t_barrier + latency).
+// moves the per-sweep kernel's bytes at its rate and trades a kernel boundary for a device-wide barrier and a
+// pipeline refill per sweep:  speed-up = (B / W + t_boundary) / (B / W + t_barrier + latency).
 inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDomainModel& dom) {
   PerksPlan p;
   p.cached_fraction = 0.0;
   if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
     const double stream = dom.bytes_per_sweep / dev.bandwidth;
-    p.predicted_speedup = (stream + dev.kernel_boundary) / (stream + 2.0 * dev.barrier + dev.latency);
+    p.predicted_speedup = (stream + dev.kernel_boundary) / (stream + kPerksBarriersPerSweep * dev.barrier + dev.latency);
   }
   return p;
 }
@@ -126,7 +129,7 @@ inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDo
 // The resident kernel (perks_resident.cuh): the whole domain in shared memory, one brick (a tile x a chunk of
 // planes, with a halo of R) per block and one block per SM. The domain fits when the chunk that spreads the
 // planes over the blocks left per tile column fits one block's shared memory (or the deck's cap on it).
-// Predicted sweep: two device-wide barriers, one latency for the halo loads issued together, and one plane
+// Predicted sweep: one device-wide barrier, one latency for the halo loads issued together, and one plane
 // step per brick plane; against the per-sweep kernel's B / W + a kernel boundary.
 struct PerksResidentTile {
   long plane_bytes = 0;  // one brick plane with its halo
@@ -156,7 +159,7 @@ inline PerksResidentPlan plan_perks_resident(const PerksDeviceModel& dev, const 
   p.fits = p.smem_bytes <= limit;
   if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
     const double per_sweep = dom.bytes_per_sweep / dev.bandwidth + dev.kernel_boundary;
-    const double resident = 2.0 * dev.barrier + dev.latency +
+    const double resident = kPerksBarriersPerSweep * dev.barrier + dev.latency +
                             static_cast<double>(chunk + tile.halo_planes) * dev.resident_plane_step;
     p.predicted_speedup = per_sweep / resident;
   }

@@ -1,7 +1,8 @@
 // The pipelined PERKS kernel (issue 6): the per-sweep streaming kernel's pipeline (stream_sweep in
 // stencil_kernels.cuh: its wide tile, 16-byte / bulk row copies, dynamic short items, 1024 threads where the
 // per-sweep kernel has them) run for every sweep inside ONE cooperative kernel, with the step between sweeps of
-// the other PERKS kernels (device-wide barrier, boundary faces, Jacobi residual test, barrier).
+// the other PERKS kernels (one device-wide barrier and the Jacobi residual test); after each item the block fills
+// the boundary ghosts whose source cells are in it.
 //
 //  * Nothing is cached between sweeps: on domains far larger than the on-chip memory the cached share f is a
 //    few per cent, and the cached streaming kernel (perks_stencil.cuh) gives up more than 1/(1-f) by running
@@ -45,8 +46,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
-  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long, const Real* src, Real* dst) {
-    return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
+    // After each item: the ghosts of the new iterate whose source cells are in it.
+    auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
+      perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
+    };
+    return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe,
+                                               item_ghosts);
   });
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
   // buf[(end.done - 1) & 1]) is whole.

@@ -13,7 +13,8 @@
 //     read again in this sweep; one block barrier per plane keeps every thread within that window), and to
 //     global memory only where someone else reads it (perks_read_by_others) or at the last sweep.
 //     Jacobi streams b through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
-//  3. Between sweeps: perks_between_sweeps (device-wide barrier, boundary faces, residual test, barrier).
+//  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
+//     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
 // with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
 #pragma once
@@ -208,6 +209,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       });
     }
     cp_async_wait<0>();
+    // ---- 3. the ghosts of the new iterate whose sources are in the brick (stored above: keep_x/y/s) ----
+    perks_fill_box_ghosts<C::NT, C::D3>(pa, t, x0, xe, y0, ye, s0, len);
     return rsum;
   });
   perks_store_result(pa, end);
@@ -231,6 +234,10 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.keep_x = pa.s.gx > 0 ? pa.s.gx + 1 : 0;
   pa.keep_y = pa.s.gy > 0 ? pa.s.gy + 1 : 0;
   pa.keep_s = gs > 0 ? gs + 1 : 0;
+  pa.const_ghosts = false;
+  for (int ax = 0; ax < 3; ++ax)
+    for (int sd = 0; sd < 2; ++sd)
+      pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
   pa.check_every = pr.check_every;
   pa.stop_rel = pr.stop_rel;
   pa.stop_abs = pr.stop_abs;

@@ -11,8 +11,9 @@
 //    domain), the first and last R planes of its chunk, and the cells within ghost + 1 of the domain's edge
 //    (the cells a boundary face mirrors, e.g. index 1 for a vertex-centred Neumann face). The paper's priority: interior cells, then block
 //    boundary cells, never halos.
-//  * Between sweeps: a device-wide barrier, the physical boundary faces of the new iterate (the composed
-//    rule, grid_point_ops.cuh), another barrier.
+//  * Boundary faces: after each item the block fills the ghosts of the new iterate whose source cells are in
+//    the item (perks_fill_box_ghosts; the composed rule of grid_point_ops.cuh). Between sweeps: one
+//    device-wide barrier.
 //  * Jacobi: the fused residual norm of the input iterate is reduced in the kernel every sweep; at the
 //    sweeps the solver checks (k % check_every == 0) the kernel stops when sqrt(rr) meets one of the
 //    thresholds the host passes (rtol * r0, atol, divergence) or is not finite. Every block sums the block
@@ -169,6 +170,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
         slot = slot + 1 == NS ? 0 : slot + 1;
       }
       cbase += len;
+      perks_fill_box_ghosts<C::NT, S.dim == 3>(pa, t, x0, xe, y0, ye, s0, len);
     }
     cp_async_wait<0>();
     return rsum;

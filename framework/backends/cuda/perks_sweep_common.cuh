@@ -1,6 +1,7 @@
-// What the two PERKS stencil kernels share: the kernel arguments, the rule that decides which outputs
-// another block (or the boundary rule) reads from global memory, the Jacobi block partial, and the step
-// between two sweeps (barrier, boundary faces, residual test, barrier).
+// What the PERKS stencil kernels share: the kernel arguments, the rule that decides which outputs another
+// block (or the boundary rule) reads from global memory, the boundary faces filled by the block that wrote
+// their source cells, the Jacobi block partial, and the step between two sweeps (one device-wide barrier and
+// the residual test).
 //  * perks_stencil.cuh  streaming: each block streams fixed items; the first planes of a block are cached.
 //  * perks_resident.cuh resident: the whole domain on chip, one brick per block (small domains).
 //  * perks_pipelined.cuh pipelined: the per-sweep streaming kernel's pipeline in a sweep loop, nothing cached.
@@ -27,7 +28,8 @@ struct PerksArgs {
                                // always written to global memory: the boundary rule mirrors them into ghosts
   int check_every;   // Jacobi: test the thresholds when (first + t) % check_every == 0 (0: never)
   double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
-  double* partials;  // gridDim.x doubles
+  bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
+  double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
 };
@@ -58,31 +60,53 @@ __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, 
   return pa.check_every > 0 && (pa.first + t) % pa.check_every == 0;
 }
 
-// Jacobi: the block's sum of squared residuals into pa.partials[blockIdx.x].
+// Jacobi: the block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may
+// store sweep t + 1's partial while a slower one still sums sweep t's).
 template <int NT, class Real>
-__device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, double rsum) {
-  store_block_partial<NT>(pa.partials, rsum);
+__device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, long t, double rsum) {
+  store_block_partial<NT>(pa.partials + (t & 1) * gridDim.x, rsum);
 }
 
-// After sweep t wrote its outputs: a device-wide barrier, the boundary faces of the new iterate (their mirror
-// cells are in global memory), and for Jacobi the residual test of sweep t's input at a check sweep (every
-// block sums the partials in the same order: the same rr, the same decision everywhere), then a barrier
-// (ghosts filled; no block overwrites a partial before every block has read them). Returns whether to stop.
+// Boundary faces without a phase of their own. Before the first sweep the constant ghosts of the second buffer
+// (those of the first are up to date on entry); after a block has stored a box of sweep t's outputs, the
+// ghosts of the new iterate whose source cells lie in the box (fill_box_face_ghosts). The boxes of a sweep
+// partition the owned cells, so every ghost is written once, by the block that wrote its source, before the
+// barrier that ends the sweep. Nobody reads the new iterate's ghosts before that barrier, and the next sweep
+// writes the other buffer: one device-wide barrier per sweep suffices.
+template <class Real>
+__device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>& pa) {
+  if (!pa.const_ghosts) return;
+  const long total = pa.faces.total();
+  const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
+    cuda_ops::fill_constant_face_ghost(pa.alloc[1], pa.layout, pa.faces, g);
+}
+// The box is [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis) in the kernel's axes; the block
+// calls it with the same box in every thread after its stores of the box (it synchronises the block itself,
+// and only where the box is the source of a ghost).
+template <int NT, bool D3, class Real>
+__device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
+                                                      int s0, int len) {
+  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
+  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
+  const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
+  if (g.total() == 0) return;
+  __syncthreads();  // the box's stores by every thread of the block are visible to the block
+  cuda_ops::fill_box_face_ghosts<NT>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
+}
+
+// After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
+// sweep t's input at a check sweep (every block sums sweep t's partials in the same order: the same rr, the
+// same decision everywhere). Returns whether to stop.
 template <bool kJacobi, class Real>
 __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, double& last_rr) {
   namespace cg = cooperative_groups;
-  cg::grid_group grid = cg::this_grid();
-  grid.sync();
-  {
-    const long total = pa.faces.total();
-    const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-    for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
-      cuda_ops::fill_face_ghost(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
-  }
+  cg::this_grid().sync();
   bool stop = false;
   if constexpr (kJacobi) {
+    const double* part = pa.partials + (t & 1) * gridDim.x;
     double rr = 0.0;
-    for (unsigned b = 0; b < gridDim.x; ++b) rr += pa.partials[b];
+    for (unsigned b = 0; b < gridDim.x; ++b) rr += part[b];
     last_rr = rr;
     if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
     if (perks_is_check_sweep(pa, t)) {
@@ -90,7 +114,6 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
       stop = !(res == res) || res <= pa.stop_rel || res <= pa.stop_abs || res > pa.stop_div || isinf(res);
     }
   }
-  grid.sync();
   return stop;
 }
 
@@ -103,13 +126,15 @@ struct PerksLoopEnd {
 
 // The sweep loop of every PERKS stencil kernel: sweep(t, src, dst) runs sweep t of the block (src = buf[t & 1],
 // dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored); then the
-// block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold.
+// block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold. The sweep
+// fills the ghosts whose sources it wrote (perks_fill_box_ghosts); the constant ones are written here first.
 template <bool kJacobi, int NT, class Real, class Sweep>
 __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
+  perks_fill_constant_ghosts(pa);
   PerksLoopEnd e;
   for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
     const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
-    if constexpr (kJacobi) perks_store_block_partial<NT>(pa, rsum);
+    if constexpr (kJacobi) perks_store_block_partial<NT>(pa, e.done, rsum);
     e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
   }
   return e;

@@ -535,11 +535,16 @@ __device__ __forceinline__ void store_block_partial(double* partials, double rsu
 // Used once by stream_stencil_kernel and once per sweep by the persistent pipelined kernel
 // (perks_pipelined.cuh); with DYN the last block to finish resets the counters, so the next sweep (after a
 // grid barrier) or the next launch starts from zero.
-template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+// item_done(x0, xe, y0, ye, s0, len) runs in every thread after the block's last plane of an item (the item's
+// owned cells [x0, xe) x [y0, ye) x [s0, s0 + len)); the persistent kernel fills boundary ghosts there.
+struct NoItemHook {
+  __device__ void operator()(int, int, int, int, int, int) const {}
+};
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T, class ItemDone = NoItemHook>
 __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTemplatedPoints>& a, const Real* x, Real* out,
                                                Real* const tiles,
                                                StreamBarriers<TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>>& bars,
-                                               StreamPipeState& pipe) {
+                                               StreamPipeState& pipe, ItemDone item_done = {}) {
   constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
   using C = TileCfg<Real, S, T, kHasB>;
   constexpr int MX = C::MX, MY = C::MY, V = C::V;
@@ -761,6 +766,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
     }
+    item_done(x0, min(x0 + C::BX, a.nx), y0, min(y0 + C::BY, a.ny), s0, P - 2 * RS);
   }
   cp_async_wait<0>();
   if constexpr (T::DYN) {
