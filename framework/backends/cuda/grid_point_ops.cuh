@@ -195,10 +195,9 @@ struct FaceBoxGhosts {
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
-// skip_slab (0-2; -1: none) leaves one slab out: the cells outside only along that axis.
 template <class Real>
 __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, const FaceSet<Real>& fs,
-                                                         const int (&lo)[3], const int (&hi)[3], int skip_slab = -1) {
+                                                         const int (&lo)[3], const int (&hi)[3]) {
   FaceBoxGhosts g;
 #pragma unroll
   for (int b = 0; b < 3; ++b) {
@@ -230,7 +229,7 @@ __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, c
       if (b < a) n *= g.count[b][1];
       if (b > a) n *= g.count[b][0] + g.count[b][1] + g.count[b][2];
     }
-    g.slab[a] = a == skip_slab ? 0 : n;
+    g.slab[a] = n;
   }
   return g;
 }

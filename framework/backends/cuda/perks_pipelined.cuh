@@ -1,8 +1,8 @@
 // The pipelined PERKS kernel (issue 6): the per-sweep streaming kernel's pipeline (stream_sweep in
 // stencil_kernels.cuh: its wide tile, 16-byte / bulk row copies, dynamic short items, 1024 threads where the
 // per-sweep kernel has them) run for every sweep inside ONE cooperative kernel, with the step between sweeps of
-// the other PERKS kernels (one device-wide barrier and the Jacobi residual test). The boundary ghosts of each new
-// iterate are written by the block that computes their sources (PerksGhostHooks).
+// the other PERKS kernels (one device-wide barrier and the Jacobi residual test); after each item the block fills
+// the boundary ghosts whose source cells are in it.
 //
 //  * Nothing is cached between sweeps: on domains far larger than the on-chip memory the cached share f is a
 //    few per cent, and the cached streaming kernel (perks_stencil.cuh) gives up more than 1/(1-f) by running
@@ -22,20 +22,6 @@
 #include "framework/backends/cuda/perks_sweep_common.cuh"
 
 namespace perksolve::cuda_detail {
-
-// stream_sweep's hooks in the persistent loop: the boundary ghosts of sweep t's new iterate, the streamed axis's
-// with their source outputs, the others after each item (perks_sweep_common.cuh).
-template <int NT, bool D3, class Real>
-struct PerksGhostHooks {
-  const PerksArgs<Real>& pa;
-  long t;
-  using Plane = PlaneGhosts;
-  __device__ PlaneGhosts plane(int z) const { return perks_plane_ghosts(pa, z); }
-  __device__ void store(const PlaneGhosts& g, Real* o, Real v) const { perks_store_plane_ghosts<D3>(pa, g, o, v); }
-  __device__ void item_done(int x0, int xe, int y0, int ye, int s0, int len) const {
-    perks_fill_box_ghosts<NT, D3>(pa, t, x0, xe, y0, ye, s0, len);
-  }
-};
 
 // Blocks per SM promised to the compiler: the tile's own, and for the 3D tiles of <= 256 threads at least 2
 // (at most 128 registers). Their per-sweep kernels fit 128 registers and run 2 blocks per SM; the sweep loop's
@@ -61,9 +47,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
-    const PerksGhostHooks<C::NT, DIM == 3, Real> hooks{pa, t};
+    // After each item: the ghosts of the new iterate whose source cells are in it.
+    auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
+      perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
+    };
     return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe,
-                                               hooks);
+                                               item_ghosts);
   });
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
   // buf[(end.done - 1) & 1]) is whole.

@@ -13,10 +13,8 @@
 //     read again in this sweep; one block barrier per plane keeps every thread within that window), and to
 //     global memory only where someone else reads it (perks_read_by_others) or at the last sweep.
 //     Jacobi streams b through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
-//  3. Boundary faces: the ghosts of the new iterate outside along the streamed axis only are written with
-//     their source outputs (perks_store_plane_ghosts); after the brick the block fills the other ghosts whose
-//     source cells are in it (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the
-//     residual test).
+//  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
+//     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
 // with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
 #pragma once
@@ -198,7 +196,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       const bool store_plane = store_all || perks_read_plane<RS>(pa, z, s0, len);
       Real* const bplane = brick + static_cast<long>(i - RS) * C::PLANE;
       Real* const gplane = dst + static_cast<long>(z) * a.step;
-      const PlaneGhosts pg = perks_plane_ghosts(pa, z);  // this plane's ghost images along the streamed axis
       stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         if (!emit_plane || !live[jy][jx]) return;
         Real value = sum;
@@ -209,7 +206,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         }
         bplane[boff[jy][jx]] = value;
         if (store_plane || ring_xy[jy][jx]) gplane[goff[jy][jx]] = value;
-        perks_store_plane_ghosts<C::D3>(pa, pg, gplane + goff[jy][jx], value);
       });
     }
     cp_async_wait<0>();
@@ -242,31 +238,6 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   for (int ax = 0; ax < 3; ++ax)
     for (int sd = 0; sd < 2; ++sd)
       pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
-  // The streamed axis's ghost images by source plane (the mirror index is affine in the distance d).
-  {
-    const int sa = DIM == 3 ? 2 : 1;
-    pa.lo_z0 = pa.lo_z1 = pa.hi_z0 = pa.hi_z1 = 0;
-    pa.lo_off = pa.hi_c = 0;
-    for (int sd = 0; sd < 2; ++sd) {
-      if (!pr.faces.has[sa][sd]) continue;
-      const auto& rule = pr.faces.rule[sa][sd];
-      int z0 = 0, z1 = 0;
-      bool any = false;
-      for (int d = 0; d < l.ghost[sa]; ++d) {
-        if (boundary_rule::ghost_is_constant(rule, d)) continue;
-        const int m = boundary_rule::mirror_index(rule, l.n[sa], d);
-        if (!any) z0 = z1 = m;
-        z0 = std::min(z0, m);
-        z1 = std::max(z1, m);
-        any = true;
-        if (sd == 0) pa.lo_off = m - d;  // low: m = d + lo_off
-        else pa.hi_c = m + d;            // high: m = hi_c - d
-      }
-      if (!any) continue;
-      (sd == 0 ? pa.lo_z0 : pa.hi_z0) = std::max(z0, 0);
-      (sd == 0 ? pa.lo_z1 : pa.hi_z1) = std::min(z1 + 1, l.n[sa]);
-    }
-  }
   pa.check_every = pr.check_every;
   pa.stop_rel = pr.stop_rel;
   pa.stop_abs = pr.stop_abs;

@@ -29,10 +29,6 @@ struct PerksArgs {
   int check_every;   // Jacobi: test the thresholds when (first + t) % check_every == 0 (0: never)
   double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
-  // Ghosts outside only along the streamed axis (3D z, 2D y), written with the outputs they mirror: output plane
-  // z in [lo_z0, lo_z1) is the source of the low ghost at distance z - lo_off, z in [hi_z0, hi_z1) of the high
-  // ghost at distance hi_c - z (empty ranges: no such face or only constant ghosts).
-  int lo_z0, lo_z1, lo_off, hi_z0, hi_z1, hi_c;
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
@@ -87,47 +83,16 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 }
 // The box is [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis) in the kernel's axes; the block
 // calls it with the same box in every thread after its stores of the box (it synchronises the block itself,
-// and only where the box is the source of a ghost). The ghosts outside only along the streamed axis (whole
-// planes: too many for one block after the fact) are not included: the kernels write them with their sources
-// (perks_plane_ghosts / perks_store_plane_ghosts).
+// and only where the box is the source of a ghost).
 template <int NT, bool D3, class Real>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len) {
   const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
   const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
-  const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi, D3 ? 2 : 1);
+  const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   cuda_ops::fill_box_face_ghosts<NT>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g);
-}
-
-// The streamed-axis ghosts that output plane z is the source of: offsets (elements, along the streamed axis) from
-// an output to its ghost images and their distances (-1: none). Uniform over a plane; computed once per plane.
-struct PlaneGhosts {
-  long lo_off = 0, hi_off = 0;
-  int dlo = -1, dhi = -1;
-};
-template <class Real>
-__device__ __forceinline__ PlaneGhosts perks_plane_ghosts(const PerksArgs<Real>& pa, int z) {
-  PlaneGhosts g;
-  if (z >= pa.lo_z0 && z < pa.lo_z1) {
-    g.dlo = z - pa.lo_off;
-    g.lo_off = static_cast<long>(-1 - g.dlo - z) * pa.s.step;
-  }
-  if (z >= pa.hi_z0 && z < pa.hi_z1) {
-    g.dhi = pa.hi_c - z;
-    g.hi_off = static_cast<long>(pa.s.ns + g.dhi - z) * pa.s.step;
-  }
-  return g;
-}
-// Writes the ghost images of output *o = v (the face rule of the streamed axis, as the composed rule gives it
-// for a cell outside along that axis only).
-template <bool D3, class Real>
-__device__ __forceinline__ void perks_store_plane_ghosts(const PerksArgs<Real>& pa, const PlaneGhosts& g, Real* o,
-                                                         Real v) {
-  constexpr int SA = D3 ? 2 : 1;
-  if (g.dlo >= 0) o[g.lo_off] = boundary_rule::ghost_value(pa.faces.rule[SA][0], g.dlo, v);
-  if (g.dhi >= 0) o[g.hi_off] = boundary_rule::ghost_value(pa.faces.rule[SA][1], g.dhi, v);
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of

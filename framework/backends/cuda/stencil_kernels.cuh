@@ -535,23 +535,16 @@ __device__ __forceinline__ void store_block_partial(double* partials, double rsu
 // Used once by stream_stencil_kernel and once per sweep by the persistent pipelined kernel
 // (perks_pipelined.cuh); with DYN the last block to finish resets the counters, so the next sweep (after a
 // grid barrier) or the next launch starts from zero.
-// Hooks: what a persistent kernel adds to the sweep (the per-sweep kernel adds nothing, NoStreamHooks).
-//  * plane(z) once per plane step (z: the output plane completed there), store(plane, o, v) after every
-//    output *o = v of that plane: the persistent kernel writes the boundary ghosts that mirror the output;
-//  * item_done(x0, xe, y0, ye, s0, len) in every thread after the block's last plane of an item (the item's
-//    owned cells [x0, xe) x [y0, ye) x [s0, s0 + len)): it fills the other boundary ghosts of the item there.
-struct NoStreamHooks {
-  struct Plane {};
-  __device__ Plane plane(int) const { return {}; }
-  template <class Real>
-  __device__ void store(const Plane&, Real*, Real) const {}
-  __device__ void item_done(int, int, int, int, int, int) const {}
+// item_done(x0, xe, y0, ye, s0, len) runs in every thread after the block's last plane of an item (the item's
+// owned cells [x0, xe) x [y0, ye) x [s0, s0 + len)); the persistent kernel fills boundary ghosts there.
+struct NoItemHook {
+  __device__ void operator()(int, int, int, int, int, int) const {}
 };
-template <class Real, ShapeSpec S, int MODE, bool SYM, class T, class Hooks = NoStreamHooks>
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T, class ItemDone = NoItemHook>
 __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTemplatedPoints>& a, const Real* x, Real* out,
                                                Real* const tiles,
                                                StreamBarriers<TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>>& bars,
-                                               StreamPipeState& pipe, const Hooks& hooks = {}) {
+                                               StreamPipeState& pipe, ItemDone item_done = {}) {
   constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
   using C = TileCfg<Real, S, T, kHasB>;
   constexpr int MX = C::MX, MY = C::MY, V = C::V;
@@ -749,23 +742,21 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 
       const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
       const int mk = mt + (s0 - RS + i) * stV;
-      const auto hp = hooks.plane(s0 + i - 2 * RS);
       stream_plane<Real, S, C, SYM, kJacobi>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
         if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
           Real* o = out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
-          Real value = sum;
-          if constexpr (kHasB) {
+          if constexpr (!kHasB) {
+            store_out<T::STCS>(o, sum);
+          } else {
             const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
             if constexpr (kJacobi) {
-              value = xc + a.scale * r;
+              store_out<T::STCS>(o, xc + a.scale * r);
               rsum += static_cast<double>(r) * static_cast<double>(r);
             } else {
-              value = r;
+              store_out<T::STCS>(o, r);
             }
           }
-          store_out<T::STCS>(o, value);
-          hooks.store(hp, o, value);
         }
       });
       if constexpr (C::BULK_EMPTY) {
@@ -775,7 +766,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
     }
-    hooks.item_done(x0, min(x0 + C::BX, a.nx), y0, min(y0 + C::BY, a.ny), s0, P - 2 * RS);
+    item_done(x0, min(x0 + C::BX, a.nx), y0, min(y0 + C::BY, a.ny), s0, P - 2 * RS);
   }
   cp_async_wait<0>();
   if constexpr (T::DYN) {
