@@ -276,17 +276,30 @@ __device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceS
   }
 }
 
-// Block-cooperative: fills the ghosts of f whose source cells lie in [lo, hi) from f itself. The caller makes
-// the box's new values visible to the block first (__syncthreads after its stores).
-template <int NT, class Real>
+// Block-cooperative: fills the ghosts of f whose source cells lie in the box; value_at(src) reads a source cell's
+// new value (from f itself, or from where the block keeps the box). The caller makes the box's new values
+// visible to the block first (__syncthreads after its stores). U cells per thread and step, all their sources
+// read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
+template <int NT, int U, class Real, class ValueAt>
 __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
-                                                     const FaceBoxGhosts& g) {
+                                                     const FaceBoxGhosts& g, ValueAt&& value_at) {
   const long total = g.total();
-  for (long k = threadIdx.x; k < total; k += NT) {
-    int idx[3], src[3], dist[3], side[3];
-    face_box_ghost(l, fs, g, k, idx, src, dist, side);
-    const Real v = f[l.index(src[0], src[1], src[2])];
-    f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, -1, v);
+  for (long base = threadIdx.x; base < total; base += static_cast<long>(NT) * U) {
+    int idx[U][3], dist[U][3], side[U][3];
+    Real v[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+      const long k = base + static_cast<long>(j) * NT;
+      int src[3];
+      if (k < total) {
+        face_box_ghost(l, fs, g, k, idx[j], src, dist[j], side[j]);
+        v[j] = value_at(src);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (base + static_cast<long>(j) * NT < total)
+        f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
   }
 }
 
