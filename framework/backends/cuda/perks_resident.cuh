@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     }
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
-    perks_fill_box_ghosts<C::NT, C::D3>(pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) {
+    perks_fill_box_ghosts<C::NT, 4, C::D3>(pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) {
       const int z = C::D3 ? c[2] : c[1], y = C::D3 ? c[1] : 0;
       return brick[static_cast<long>(z - s0 + RS) * C::PLANE + (y - y0 + C::HY) * C::SW + (c[0] - x0 + C::HX)];
     });

@@ -84,9 +84,12 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 // The box is [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis) in the kernel's axes; the block
 // calls it with the same box in every thread after its stores of the box (it synchronises the block itself,
 // and only where the box is the source of a ghost). value_at(src) gives a source cell's new value (layout
-// coordinates); by default it reads the new iterate in global memory.
-constexpr int kPerksGhostBatch = 4;  // ghost cells per thread and step (their source loads in flight together)
-template <int NT, bool D3, class Real, class ValueAt>
+// coordinates); U ghost cells per thread and step have their sources read before any store.
+//  * The resident kernel reads the sources from its brick in shared memory, U = 4 (H100: 3d7pt fp64 126^3
+//    11.9 -> 11.5 us per sweep against U = 1 from global memory).
+//  * The streaming kernels read them from the new iterate in global memory, U = 1: inside their item loop the
+//    batch's registers made the 1024-thread pipelined tiles (64-register cap) spill, 2x slower per sweep.
+template <int NT, int U, bool D3, class Real, class ValueAt>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len, ValueAt&& value_at) {
   const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
@@ -94,14 +97,14 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
   const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
-  cuda_ops::fill_box_face_ghosts<NT, kPerksGhostBatch>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
+  cuda_ops::fill_box_face_ghosts<NT, U>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
 }
 template <int NT, bool D3, class Real>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len) {
   const Real* const f = pa.alloc[(t + 1) & 1];
-  perks_fill_box_ghosts<NT, D3>(pa, t, x0, xe, y0, ye, s0, len,
-                                [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
+  perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
+                                   [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
