@@ -94,6 +94,15 @@ inline void face_set_slabs(const FieldLayout& l, FaceSet<Real>& fs) {
   }
 }
 
+// The slab of cell k of a numbering in three consecutive slabs (sizes slab[0..2]); k becomes the index within it.
+__host__ __device__ __forceinline__ int slab_of(const long (&slab)[3], long& k) {
+  if (k < slab[0]) return 0;
+  k -= slab[0];
+  if (k < slab[1]) return 1;
+  k -= slab[1];
+  return 2;
+}
+
 // Where ghost cell t (0 <= t < fs.total()) of the slab numbering lies (idx), the owned cell its value comes from
 // (src; a constant rule from axis `restart` on), and per axis its distance from the face (-1: not a ghost on that
 // axis) and side. Returns false when no physical face touches it (a halo cell left to the exchange). Every axis
@@ -102,16 +111,8 @@ inline void face_set_slabs(const FieldLayout& l, FaceSet<Real>& fs) {
 template <class Real>
 __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const FaceSet<Real>& fs, long t, int (&idx)[3],
                                                     int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
-  int a = 0;
   long q64 = t;
-  if (q64 >= fs.slab[0]) {
-    q64 -= fs.slab[0];
-    a = 1;
-    if (q64 >= fs.slab[1]) {
-      q64 -= fs.slab[1];
-      a = 2;
-    }
-  }
+  const int a = slab_of(fs.slab, q64);
   unsigned q = static_cast<unsigned>(q64);  // a slab of ghost cells has far fewer than 2^32 cells
 #pragma unroll
   for (int b = 0; b < 3; ++b) {
@@ -239,15 +240,7 @@ __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, c
 template <class Real>
 __device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
                                                long k, int (&idx)[3], int (&src)[3], int (&dist)[3], int (&side)[3]) {
-  int a = 0;
-  if (k >= g.slab[0]) {
-    k -= g.slab[0];
-    a = 1;
-    if (k >= g.slab[1]) {
-      k -= g.slab[1];
-      a = 2;
-    }
-  }
+  const int a = slab_of(g.slab, k);
   unsigned q = static_cast<unsigned>(k);  // a box has far fewer than 2^32 ghost cells
 #pragma unroll
   for (int b = 0; b < 3; ++b) {
