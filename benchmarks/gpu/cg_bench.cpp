@@ -13,9 +13,14 @@
 // --reps samples. Also reported: the iterations each CG needs to reach --rtol (with checks every
 // iteration), which must agree, and the persistent kernel's blocks and on-chip fractions.
 // Classes: "fits_l2" when A + 5 vectors <= the L2 size, "larger_than_l2" when >= 3x, else "between".
+// Matrix-free: the laplace7_<n> / laplace27_<n> operators are also constant stencils on an n^3 grid (vertex-
+// centred, homogeneous Dirichlet ghosts: the same matrix), for n in --stencil-sizes and the two large sizes.
+// There the operation-by-operation CG applies the stencil (ghost fill + apply_stencil, dot, cg_update, axpby),
+// the persistent one is CudaBackend::persistent_stencil_cg, and the vendor CG runs on the assembled matrix.
+// Classes by the 5 vectors alone (the stencil has no matrix to read).
 //
 //   cg_bench [--out results.json] [--iterations 100] [--reps 15] [--rtol 1e-8] [--precision both|f64|f32]
-//            [--large-7 128] [--large-27 96] [--git-revision REV]
+//            [--large-7 128] [--large-27 96] [--stencil-sizes 32,64] [--git-revision REV]
 // Without a usable CUDA device: "SKIPPED: no CUDA device", exit 0.
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -27,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +41,7 @@
 #include "benchmarks/gpu/vendor_cg.hpp"
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/operators/csr_operator.hpp"
+#include "framework/stencil/stencil.hpp"
 
 using namespace perksolve;
 using namespace perksolve::bench;
@@ -45,6 +52,7 @@ struct Options {
   std::string out, git_rev = "unknown", precision = "both";
   long iterations = 100;
   int reps = 15, large7 = 128, large27 = 96;
+  std::vector<int> stencil_sizes{32, 64};
   double rtol = 1e-8;
 };
 
@@ -112,6 +120,139 @@ struct ProjectCg {
   }
 };
 
+// The same CG on a constant stencil (matrix-free): laplace7 / laplace27 as grid operators.
+template <class Real>
+struct StencilCg {
+  CudaBackend<Real>& be;
+  Stencil A;
+  FieldLayout l;
+  std::vector<BoundaryFace> faces;
+  FieldPtr<Real> b, x, r, p, q;
+  double rr0 = 0;
+
+  StencilCg(CudaBackend<Real>& backend, int n, bool box, const std::vector<Real>& rhs) : be(backend) {
+    A = make_stencil(box ? "laplace27" : "laplace7", {3, box ? ShapeKind::box : ShapeKind::star, 1});
+    for (int i = 0; i < A.size(); ++i) {
+      const Offset o = A.offsets[i];
+      A.coeffs[i] = (o.dx | o.dy | o.dz) == 0 ? (box ? 26.0 : 6.0) : -1.0;
+    }
+    l.n = {n, n, n};
+    l.ghost = {1, 1, 1};
+    l.align = kGridRowAlign;
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side)
+        faces.push_back(BoundaryFace{a, side, FaceBoundary{BoundaryType::dirichlet, 0.0}, Centering::vertex, 1.0});
+    std::vector<Real> hb(static_cast<std::size_t>(l.size()), Real(0));
+    long row = 0;
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) hb[static_cast<std::size_t>(l.index(i, j, k))] = rhs[static_cast<std::size_t>(row++)];
+    for (FieldPtr<Real>* f : {&b, &x, &r, &p, &q}) *f = be.create_field(l);
+    be.upload(*b, hb);
+    restart();
+  }
+  void restart() {
+    be.fill(*x, Real(0));
+    be.copy(*b, *r);
+    be.copy(*b, *p);
+    be.fill_boundary_faces(*p, faces, true);
+    be.fill(*q, Real(0));
+    rr0 = be.dot(*r, *r);
+  }
+  long operations(long n, double until = -1.0) {
+    double rr = rr0;
+    for (long k = 0; k < n; ++k) {
+      if (until > 0 && std::sqrt(rr) <= until) return k;
+      be.fill_boundary_faces(*p, faces, true);
+      be.apply_stencil(A, *p, *q);
+      const double pq = be.dot(*p, *q);
+      const double rr_new = be.cg_update(static_cast<Real>(rr / pq), *p, *q, *x, *r);
+      be.axpby(Real(1), *r, static_cast<Real>(rr_new / rr), *p);
+      rr = rr_new;
+    }
+    return n;
+  }
+  PersistentCg persistent(long n, double until = -1.0) {
+    PersistentCgRequest req;
+    req.iterations = n;
+    req.rr = rr0;
+    req.check_every = until > 0 ? 1 : 0;
+    req.stop_abs = until;
+    return be.persistent_stencil_cg(A, faces, *x, *r, *p, *q, req);
+  }
+};
+
+// Median over o.reps samples of (wall time of L iterations after reset()) / L.
+template <class Real>
+double time_per_iteration(CudaBackend<Real>& be, const Options& o, long L, const std::function<void()>& reset,
+                          const std::function<void()>& run) {
+  std::vector<double> t;
+  for (int i = 0; i < o.reps + 2; ++i) {
+    reset();
+    be.fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    be.fence();
+    if (i >= 2) t.push_back(seconds_since(t0) / static_cast<double>(L));
+  }
+  return median(t);
+}
+
+// The right-hand side every CG of a matrix starts from (x = 0, r = p = b).
+template <class Real>
+std::vector<Real> rhs_values(long n) {
+  std::vector<Real> rhs(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> d(0.5, 1.5);
+  for (auto& v : rhs) v = static_cast<Real>(d(rng));
+  return rhs;
+}
+
+struct StencilRecord {
+  std::string matrix, precision, cls;
+  long rows = 0, iterations_timed = 0;
+  double vector_bytes = 0;  // 5 vectors
+  double vendor_s = 0, operations_s = 0, persistent_s = 0;
+  long it_vendor = 0, it_operations = 0, it_persistent = 0;
+  int blocks = 0, threads = 0;
+  double cached_r = 0, cached_x = 0;
+};
+
+template <class Real>
+StencilRecord run_stencil(CudaBackend<Real>& be, int n, bool box, const Options& o, double l2_bytes) {
+  StencilRecord rec;
+  const CsrMatrix M = box ? laplace27(n) : laplace7(n);
+  rec.matrix = box ? laplace27_name(n) : laplace7_name(n);
+  rec.precision = sizeof(Real) == 8 ? "f64" : "f32";
+  rec.rows = M.n;
+  rec.vector_bytes = 5.0 * sizeof(Real) * static_cast<double>(M.n);
+  rec.cls = rec.vector_bytes <= l2_bytes ? "fits_l2" : rec.vector_bytes >= 3 * l2_bytes ? "larger_than_l2" : "between";
+  const std::vector<Real> rhs = rhs_values<Real>(M.n);
+  StencilCg<Real> cg(be, n, box, rhs);
+  VendorCg<Real> vendor(M, be.stream());
+  const double until = o.rtol * std::sqrt(cg.rr0);
+  const long cap = 20 * M.n + 100;
+  rec.it_operations = cg.operations(cap, until);
+  cg.restart();
+  const PersistentCg pr = cg.persistent(cap, until);
+  if (!pr.ran) throw std::runtime_error(rec.matrix + ": the matrix-free persistent CG did not run");
+  rec.it_persistent = pr.iterations;
+  std::vector<Real> xs;
+  rec.it_vendor = vendor.solve(rhs, xs, o.rtol, cap, 1).iterations;
+  rec.blocks = pr.blocks;
+  rec.threads = pr.threads;
+  rec.cached_r = pr.cached_r;
+  rec.cached_x = pr.cached_x;
+  const long L = o.iterations;
+  rec.iterations_timed = L;
+  rec.operations_s = time_per_iteration(be, o, L, [&] { cg.restart(); }, [&] { cg.operations(L); });
+  rec.persistent_s = time_per_iteration(be, o, L, [&] { cg.restart(); }, [&] { cg.persistent(L); });
+  std::vector<double> vt;
+  for (int i = 0; i < std::max(3, o.reps / 3); ++i) vt.push_back(vendor.seconds_per_iteration(rhs, L));
+  rec.vendor_s = median(vt);
+  return rec;
+}
+
 template <class Real>
 Record run_matrix(CudaBackend<Real>& be, const std::string& name, const CsrMatrix& M, const Options& o, double l2_bytes) {
   Record rec;
@@ -122,11 +263,7 @@ Record run_matrix(CudaBackend<Real>& be, const std::string& name, const CsrMatri
   rec.bytes = static_cast<double>(M.nnz()) * (sizeof(Real) + 4) + 4.0 * static_cast<double>(M.n + 1) +
               5.0 * sizeof(Real) * static_cast<double>(M.n);
   rec.cls = rec.bytes <= l2_bytes ? "fits_l2" : rec.bytes >= 3 * l2_bytes ? "larger_than_l2" : "between";
-  std::vector<Real> rhs(static_cast<std::size_t>(M.n));
-  std::mt19937_64 rng(17);
-  std::uniform_real_distribution<double> d(0.5, 1.5);
-  for (auto& v : rhs) v = static_cast<Real>(d(rng));
-
+  const std::vector<Real> rhs = rhs_values<Real>(M.n);
   ProjectCg<Real> pcg(be, M, rhs);
   VendorCg<Real> vendor(M, be.stream());
   // Iterations to --rtol, each CG with checks every iteration.
@@ -155,20 +292,8 @@ Record run_matrix(CudaBackend<Real>& be, const std::string& name, const CsrMatri
       break;
     }
   rec.iterations_timed = L;
-  auto sample = [&](const std::function<void()>& reset, const std::function<void()>& run) {
-    std::vector<double> t;
-    for (int i = 0; i < o.reps + 2; ++i) {
-      reset();
-      be.fence();
-      const auto t0 = std::chrono::steady_clock::now();
-      run();
-      be.fence();
-      if (i >= 2) t.push_back(seconds_since(t0) / static_cast<double>(L));
-    }
-    return median(t);
-  };
-  rec.operations_s = sample([&] { pcg.restart(); }, [&] { pcg.operations(L); });
-  rec.persistent_s = sample([&] { pcg.restart(); }, [&] { pcg.persistent(L); });
+  rec.operations_s = time_per_iteration(be, o, L, [&] { pcg.restart(); }, [&] { pcg.operations(L); });
+  rec.persistent_s = time_per_iteration(be, o, L, [&] { pcg.restart(); }, [&] { pcg.persistent(L); });
   std::vector<double> vt;
   for (int i = 0; i < std::max(3, o.reps / 3); ++i) vt.push_back(vendor.seconds_per_iteration(rhs, L));
   rec.vendor_s = median(vt);
@@ -184,7 +309,8 @@ double geomean(const std::vector<double>& v) {
 
 int usage(const char* msg) {
   std::fprintf(stderr, "cg_bench: %s\nusage: cg_bench [--out FILE.json] [--iterations L] [--reps R] [--rtol T] "
-               "[--precision both|f64|f32] [--large-7 N] [--large-27 N] [--git-revision REV]\n", msg);
+               "[--precision both|f64|f32] [--large-7 N] [--large-27 N] [--stencil-sizes N,N,...] "
+               "[--git-revision REV]\n", msg);
   return 2;
 }
 
@@ -206,6 +332,17 @@ int main(int argc, char** argv) {
       else if (a == "--rtol") o.rtol = std::stod(v);
       else if (a == "--large-7") o.large7 = std::stoi(v);
       else if (a == "--large-27") o.large27 = std::stoi(v);
+      else if (a == "--stencil-sizes") {
+        o.stencil_sizes.clear();
+        std::size_t pos = 0;
+        while (pos < v.size()) {
+          const std::size_t end = std::min(v.find(',', pos), v.size());
+          const int n = std::stoi(v.substr(pos, end - pos));
+          if (n < 2) throw std::invalid_argument("size");
+          o.stencil_sizes.push_back(n);
+          pos = end + 1;
+        }
+      }
       else { MPI_Finalize(); return usage(("unknown option " + a).c_str()); }
     } catch (const std::exception&) {
       MPI_Finalize();
@@ -284,6 +421,57 @@ int main(int argc, char** argv) {
                   cls.c_str(), prec.c_str(), geomean(v), geomean(op), v.size());
     }
 
+  // Matrix-free: the same operators as constant stencils.
+  std::vector<std::pair<int, bool>> stencil_cases;
+  for (int n : o.stencil_sizes) stencil_cases.emplace_back(n, false);
+  if (o.large7 > 0) stencil_cases.emplace_back(o.large7, false);
+  if (o.large27 > 0) stencil_cases.emplace_back(o.large27, true);
+  std::vector<StencilRecord> srecs;
+  std::printf("\nmatrix-free (constant stencil on the grid; vendor = cuSPARSE/cuBLAS CG on the assembled matrix):\n");
+  std::printf("%-16s %-4s %-14s %9s %6s | %10s %10s %10s | %8s %8s | %5s %5s %5s | %5s %5s %5s\n", "operator", "prec",
+              "class", "rows", "L", "vendor us", "ops us", "pers us", "x vendor", "x ops", "it_v", "it_o", "it_p", "blk",
+              "r%", "x%");
+  try {
+    for (const auto& [n, box] : stencil_cases)
+      for (const std::string prec : {"f64", "f32"}) {
+        if (o.precision != "both" && o.precision != prec) continue;
+        StencilRecord r;
+        if (prec == "f64") {
+          CudaBackend<double> be(MPI_COMM_WORLD);
+          r = run_stencil<double>(be, n, box, o, l2);
+        } else {
+          CudaBackend<float> be(MPI_COMM_WORLD);
+          r = run_stencil<float>(be, n, box, o, l2);
+        }
+        std::printf("%-16s %-4s %-14s %9ld %6ld | %10.2f %10.2f %10.2f | %8.2f %8.2f | %5ld %5ld %5ld | %5d %5.0f %5.0f\n",
+                    r.matrix.c_str(), r.precision.c_str(), r.cls.c_str(), r.rows, r.iterations_timed, r.vendor_s * 1e6,
+                    r.operations_s * 1e6, r.persistent_s * 1e6, r.vendor_s / r.persistent_s,
+                    r.operations_s / r.persistent_s, r.it_vendor, r.it_operations, r.it_persistent, r.blocks,
+                    100 * r.cached_r, 100 * r.cached_x);
+        std::fflush(stdout);
+        srecs.push_back(r);
+      }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cg_bench: %s\n", e.what());
+    MPI_Finalize();
+    return 1;
+  }
+  std::printf("\nspeed-up of the matrix-free persistent CG per iteration (geometric mean):\n");
+  std::vector<Summary> ssums;
+  for (const std::string cls : {"fits_l2", "larger_than_l2", "between"})
+    for (const std::string prec : {"f64", "f32"}) {
+      std::vector<double> v, op;
+      for (const StencilRecord& r : srecs)
+        if (r.cls == cls && r.precision == prec) {
+          v.push_back(r.vendor_s / r.persistent_s);
+          op.push_back(r.operations_s / r.persistent_s);
+        }
+      if (v.empty()) continue;
+      ssums.push_back({cls, prec, geomean(v), geomean(op), static_cast<int>(v.size())});
+      std::printf("  %-15s %s: %.2fx over the vendor CG (assembled), %.2fx over the operation-by-operation "
+                  "matrix-free CG (%zu operators)\n", cls.c_str(), prec.c_str(), geomean(v), geomean(op), v.size());
+    }
+
   if (!o.out.empty()) {
     std::ofstream f(o.out);
     json_run_header(f, "cg_bench", prop.name, o.git_rev, command_line(argc, argv));
@@ -310,6 +498,27 @@ int main(int argc, char** argv) {
         << "\", \"geomean_persistent_over_vendor\": " << sums[i].over_vendor
         << ", \"geomean_persistent_over_operations\": " << sums[i].over_operations << ", \"matrices\": " << sums[i].count
         << "}" << (i + 1 < sums.size() ? "," : "") << "\n";
+    f << "  ],\n  \"matrix_free_records\": [\n";
+    for (std::size_t i = 0; i < srecs.size(); ++i) {
+      const StencilRecord& r = srecs[i];
+      f << "    {\"case\": \"" << json_escape(r.matrix) << "\", \"operator\": \"constant stencil\", \"precision\": \""
+        << r.precision << "\", \"class\": \"" << r.cls << "\", \"rows\": " << r.rows
+        << ", \"bytes_5_vectors\": " << r.vector_bytes << ", \"iterations_timed\": " << r.iterations_timed
+        << ", \"vendor_s_per_iteration\": " << r.vendor_s << ", \"operations_s_per_iteration\": " << r.operations_s
+        << ", \"persistent_s_per_iteration\": " << r.persistent_s
+        << ", \"persistent_over_vendor\": " << r.vendor_s / r.persistent_s
+        << ", \"persistent_over_operations\": " << r.operations_s / r.persistent_s
+        << ", \"iterations_to_rtol\": {\"vendor\": " << r.it_vendor << ", \"operations\": " << r.it_operations
+        << ", \"persistent\": " << r.it_persistent << "}, \"blocks\": " << r.blocks << ", \"threads\": " << r.threads
+        << ", \"on_chip_fraction\": {\"r\": " << r.cached_r << ", \"x\": " << r.cached_x << "}}"
+        << (i + 1 < srecs.size() ? "," : "") << "\n";
+    }
+    f << "  ],\n  \"matrix_free_summary\": [\n";
+    for (std::size_t i = 0; i < ssums.size(); ++i)
+      f << "    {\"class\": \"" << ssums[i].cls << "\", \"precision\": \"" << ssums[i].precision
+        << "\", \"geomean_persistent_over_vendor\": " << ssums[i].over_vendor
+        << ", \"geomean_persistent_over_operations\": " << ssums[i].over_operations << ", \"operators\": "
+        << ssums[i].count << "}" << (i + 1 < ssums.size() ? "," : "") << "\n";
     f << "  ]\n}\n";
     std::printf("wrote %s\n", o.out.c_str());
   }

@@ -285,6 +285,16 @@ class Backend {
     (void)A, (void)x, (void)r, (void)p, (void)q, (void)req;
     return {};
   }
+  // The same CG loop with a constant stencil operator on grid fields (matrix-free): q = A p applies the
+  // stencil to p with its boundary ghosts filled by `faces` with homogeneous values (the linear part of the
+  // operator, as GridOperator::apply does). On entry p's ghosts must be filled so; on return they are, for
+  // the p handed back. No MPI or periodic ghosts. Default: none (ran = false).
+  virtual PersistentCg persistent_stencil_cg(const Stencil& A, std::span<const BoundaryFace> faces, Field<Real>& x,
+                                             Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                             const PersistentCgRequest& req) {
+    (void)A, (void)faces, (void)x, (void)r, (void)p, (void)q, (void)req;
+    return {};
+  }
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push

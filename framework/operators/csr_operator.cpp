@@ -244,6 +244,18 @@ void CsrOperator<Real>::diagonal(Field<Real>& d) {
 }
 
 template <class Real>
+std::string CsrOperator<Real>::persistent_cg_obstacle() const {
+  return distributed() ? "it runs on one rank only" : std::string();
+}
+
+template <class Real>
+PersistentCg CsrOperator<Real>::persistent_cg(Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                              const PersistentCgRequest& req) {
+  if (distributed()) return {};
+  return be_.persistent_cg(*A_, x, r, p, q, req);
+}
+
+template <class Real>
 bool CsrOperator<Real>::distributed() const {
   int size = 1;
   MPI_Comm_size(comm_, &size);

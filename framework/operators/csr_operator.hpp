@@ -45,6 +45,14 @@ class CsrOperator final : public LinearOperator<Real> {
   void apply(Field<Real>& x, Field<Real>& y) override;
   void residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) override;
   void diagonal(Field<Real>& d) override;
+  // The CG loop on the assembled matrix: one rank only (no halo columns).
+  PersistentCg persistent_cg(Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                             const PersistentCgRequest& req) override;
+  std::string persistent_cg_obstacle() const override;
+  // The matrix once (values and int32 columns) and 8 vector values per row (docs/perf/persistent-cg.md).
+  double persistent_cg_bytes_per_row() const override {
+    return nnz_per_row_ * (sizeof(Real) + 4.0) + 8.0 * sizeof(Real);
+  }
   std::string describe() const override;
   double nnz_per_row() const override { return nnz_per_row_; }
   long row_begin() const { return row_begin_; }

@@ -32,6 +32,21 @@ void GridOperator<Real>::residual_bc(const Field<Real>& b, Field<Real>& x, Field
 }
 
 template <class Real>
+std::string GridOperator<Real>::persistent_cg_obstacle() const {
+  if (coeffs_) return "it needs a constant-coefficient stencil (this operator has variable coefficients)";
+  if (!halo_.boundary_only()) return "it runs on one rank without periodic axes";
+  return {};
+}
+
+template <class Real>
+PersistentCg GridOperator<Real>::persistent_cg(Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                               const PersistentCgRequest& req) {
+  if (!persistent_cg_obstacle().empty()) return {};
+  halo_.update(p, /*homogeneous=*/true);  // the loop applies A to p with homogeneous boundary ghosts
+  return be_.persistent_stencil_cg(stencil_, halo_.faces(), x, r, p, q, req);
+}
+
+template <class Real>
 void GridOperator<Real>::diagonal(Field<Real>& d) {
   if (coeffs_) be_.stencil_coefficient(*coeffs_, stencil_.center_index(), d);
   else be_.fill(d, static_cast<Real>(stencil_.center_coeff()));

@@ -27,6 +27,13 @@ class GridOperator final : public LinearOperator<Real> {
   double jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) override;
   PersistentSweeps persistent_jacobi(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& y,
                                      PersistentSweepsRequest q) override;
+  // Matrix-free CG loop: a constant stencil on one rank without periodic axes (the backend's compiled shapes).
+  PersistentCg persistent_cg(Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                             const PersistentCgRequest& req) override;
+  std::string persistent_cg_obstacle() const override;
+  // q = A p reads p and writes q, r -= alpha q reads q, x += alpha p and p = r + beta p read p and x and
+  // write x and p (r on chip): 7 values per cell.
+  double persistent_cg_bytes_per_row() const override { return 7.0 * sizeof(Real); }
   std::string describe() const override;
   double nnz_per_row() const override { return stencil_.size(); }
 

@@ -37,6 +37,19 @@ class LinearOperator {
     (void)omega, (void)b, (void)x, (void)y, (void)q;
     return {};
   }
+  // Up to q.iterations unpreconditioned CG iterations inside the backend (Backend::persistent_cg on an
+  // assembled matrix, Backend::persistent_stencil_cg on a constant stencil) from the solver's state x, r, p
+  // and q.rr; ran = false where the operator or backend has no such loop (the default).
+  virtual PersistentCg persistent_cg(Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                     const PersistentCgRequest& req) {
+    (void)x, (void)r, (void)p, (void)q, (void)req;
+    return {};
+  }
+  // Why this operator cannot run the persistent CG loop on any backend (the solver's error for
+  // persistent = "on"); empty when it can where the backend has the loop.
+  virtual std::string persistent_cg_obstacle() const { return "this operator has no persistent CG loop"; }
+  // Bytes per row and iteration the persistent CG loop moves (the timers' bandwidth figure).
+  virtual double persistent_cg_bytes_per_row() const { return 0.0; }
   // One-line description for logs ("7-point stencil 'laplacian_7pt' on 32 x 32 x 32").
   virtual std::string describe() const = 0;
   // Multiply-adds per row (for the timer's flop count).

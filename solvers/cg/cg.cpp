@@ -8,7 +8,6 @@
 #include <climits>
 #include <cmath>
 
-#include "framework/operators/csr_operator.hpp"
 #include "framework/operators/grid_operator.hpp"
 #include "framework/util/timers.hpp"
 #include "framework/solver/solver.hpp"
@@ -86,18 +85,17 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       }
     }
 
-    // Persistent CG (backend loop, one launch per chunk of iterations): an assembled matrix on one rank,
-    // no preconditioner, a backend that has it. Chunks end where the observer wants a state, and grow
-    // while a chunk takes less than a tenth of a second (progress and signals stay responsive).
-    const SparseMatrix<Real>* persistent_matrix = nullptr;
+    // Persistent CG (backend loop, one launch per chunk of iterations): an assembled matrix on one rank or a
+    // constant stencil on one rank without periodic axes, no preconditioner, a backend that has it. Chunks
+    // end where the observer wants a state, and grow while a chunk takes less than a tenth of a second
+    // (progress and signals stay responsive).
+    bool persistent = false;
     if (persistent_ != "off") {
-      auto* csr = dynamic_cast<CsrOperator<Real>*>(&A);
       std::string why;
       if (pc_ != "none") why = "it runs unpreconditioned CG only ([solver.preconditioner] type = \"none\")";
-      else if (!csr) why = "it needs an assembled matrix (a matrix problem)";
-      else if (csr->distributed()) why = "it runs on one rank only";
-      else persistent_matrix = &csr->local_matrix();
-      if (!persistent_matrix && persistent_ == "on")
+      else why = A.persistent_cg_obstacle();
+      persistent = why.empty();
+      if (!persistent && persistent_ == "on")
         throw std::invalid_argument("cg: solver.persistent = \"on\" cannot be honoured: " + why);
     }
     IterationChunks chunks = IterationChunks::for_criterion(sys.stop, check_every_);
@@ -123,7 +121,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         result.reason = sys.stop.check(st);
         if (result.reason != StopReason::none) break;
       }
-      if (persistent_matrix) {
+      if (persistent) {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
         PersistentCgRequest req;
         req.iterations = chunks.iterations(k, want);
@@ -133,15 +131,14 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         PersistentCg run;
         {
           Timers::Scope t(sys.timers, "persistent_cg", cells * static_cast<double>(req.iterations),
-                          (A.nnz_per_row() * (sizeof(Real) + 4.0) + 8.0 * sizeof(Real)) * cells *
-                              static_cast<double>(req.iterations));
-          run = be.persistent_cg(*persistent_matrix, sys.x, *r, *p, *q, req);
+                          A.persistent_cg_bytes_per_row() * cells * static_cast<double>(req.iterations));
+          run = A.persistent_cg(sys.x, *r, *p, *q, req);
         }
         if (!run.ran) {
           if (persistent_ == "on")
             throw std::invalid_argument("cg: solver.persistent = \"on\" but backend '" + std::string(be.name()) +
-                                        "' has no persistent CG for this matrix");
-          persistent_matrix = nullptr;  // iterate operation by operation from here
+                                        "' has no persistent CG for this operator (" + A.describe() + ")");
+          persistent = false;  // iterate operation by operation from here
         } else {
           if (k == 0 && !quiet_)
             log::info(fmt::format("cg: persistent kernel, {} blocks x {} threads; on chip: r {:.0f} %, A p {:.0f} %, x {:.0f} %",
@@ -248,7 +245,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "cg",
     "conjugate gradients; preconditioner from [solver.preconditioner] (none, jacobi, multigrid)",
-    {persistent_mode_key("the CG loop (the cuda backend; an assembled matrix on one rank, no preconditioner)")},
+    {persistent_mode_key("the CG loop (the cuda backend; an assembled matrix, or a constant 5/9/7/27-point stencil without periodic axes; one rank, no preconditioner)")},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
       const std::string pc =
           deck.has("solver.preconditioner.type") ? deck.get_string("solver.preconditioner.type") : std::string("none");

@@ -429,6 +429,20 @@ def check_setup():
     if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
         fail(f"persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
     print(f"persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
+    # The same for CG on a grid problem (the matrix-free persistent CG): "on" names the backend and the
+    # operator; "auto" gives the history of "off".
+    p = run([deck("cg_poisson3d.toml"), 'solver.persistent="on"', "grid.extents=[15,15,15]"], expect=1)
+    if "backend 'kokkos' has no persistent CG for this operator (7-point stencil" not in p.stderr:
+        fail(f"grid cg persistent on, kokkos backend: unexpected message:\n{p.stderr}")
+    print("grid cg persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
+    hist = {}
+    for mode in ("auto", "off"):
+        p = run([deck("cg_poisson3d.toml"), f'solver.persistent="{mode}"', "grid.extents=[15,15,15]",
+                 "monitor.every=1"], expect=0)
+        hist[mode] = history(p.stdout)
+    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
+        fail(f"grid cg persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
+    print(f"grid cg persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
     # Persistent Jacobi and stencil iteration (PERKS sweeps): "on" needs a backend that has them (the Kokkos
     # backend has none: an error naming it) and, for stencil iteration, a halo that is only the boundary fill;
     # "auto" falls back to the same loop as "off"; the cache size is range-checked.

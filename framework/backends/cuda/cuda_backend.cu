@@ -18,6 +18,7 @@
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/persistent_program.cuh"
+#include "framework/backends/cuda/stencil_cg_request.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
 
 namespace perksolve {
@@ -824,6 +825,68 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost));
   }
+  return res;
+}
+
+template <class Real>
+PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::span<const BoundaryFace> faces,
+                                                      Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                                      const PersistentCgRequest& req) {
+  PersistentCg res;
+  const FieldLayout& l = p.layout();
+  for (const Field<Real>* f : {&x, &r, &q}) require_same_layout(l, f->layout(), "persistent_stencil_cg");
+  check_reach(A, l);
+  if (builder_ || force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0 || req.iterations <= 0 ||
+      A.shape.dim < 2 || l.owned_size() > 0x7fffffffL)
+    return res;
+  for (const BoundaryFace& f : faces)
+    if (f.bc.type == BoundaryType::periodic) return res;  // periodic halos are the caller's copies
+  cuda_detail::StencilCgRequest<Real> c;
+  StencilRequest<Real>& base = c.base;
+  base.stencil = &A;
+  base.layout = l;
+  base.x = as_cuda(p).data();
+  base.out = as_cuda(q).data();
+  base.partials = partials_;
+  base.work_counters = work_counters_;
+  base.sm_count = sm_count_;
+  base.stream = stream_;
+  if (!make_face_set(l, faces, /*homogeneous=*/true, c.faces)) return res;
+  c.x = as_cuda(x).data();
+  c.r = as_cuda(r).data();
+  c.iterations = req.iterations;
+  c.first = req.first;
+  c.rr = req.rr;
+  c.check_every = req.check_every;
+  c.stop_rel = req.stop_rel;
+  c.stop_abs = req.stop_abs;
+  c.stop_div = req.stop_div;
+  c.cache_bytes = req.cache_bytes;
+  c.max_blocks = req.max_blocks;
+  c.device = perks_device_;
+  ensure_device_scratch(static_cast<std::size_t>(req.iterations) * sizeof(double));
+  c.history_dev = static_cast<double*>(scratch_dev_);
+  c.result_dev = result_dev_;
+  const cuda_detail::StencilCgLaunch launch = cuda_detail::launch_templated_stencil_cg<Real>(c);
+  if (!launch.launched) return res;
+  PERKSOLVE_CUDA_CHECK_LAUNCH("stencil_cg_kernel");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 4 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  res.ran = true;
+  res.iterations = static_cast<long>(result_host_[0]);
+  res.stop = result_host_[1] == 2.0 ? PersistentCgStop::breakdown
+             : result_host_[1] == 1.0 ? PersistentCgStop::threshold
+                                      : PersistentCgStop::budget;
+  res.rr = result_host_[2];
+  res.pq = result_host_[3];
+  res.rr_history.resize(static_cast<std::size_t>(res.iterations));
+  if (res.iterations > 0)
+    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), c.history_dev, res.rr_history.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost));
+  res.blocks = launch.blocks;
+  res.threads = launch.threads;
+  res.cached_r = launch.cached_r;
+  res.cached_x = launch.cached_x;
   return res;
 }
 

@@ -96,6 +96,11 @@ class CudaBackend final : public Backend<Real> {
   // Persistent CG (persistent_cg.cu): the CG loop on a CSR matrix as one cooperative kernel.
   PersistentCg persistent_cg(const SparseMatrix<Real>& A, Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
                              const PersistentCgRequest& req) override;
+  // Matrix-free persistent CG (persistent_stencil_cg.cu): the compiled CG stencil shapes (3D 7 / 27 points,
+  // 2D 5 / 9 points), constant coefficients.
+  PersistentCg persistent_stencil_cg(const Stencil& A, std::span<const BoundaryFace> faces, Field<Real>& x,
+                                     Field<Real>& r, Field<Real>& p, Field<Real>& q,
+                                     const PersistentCgRequest& req) override;
   bool asynchronous() const override { return true; }
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------

@@ -29,7 +29,13 @@ constexpr int kMaxPartials = 1 << 16;
 // copy whole 16-byte units and may read up to 15 bytes past the last element of the layout.
 constexpr std::size_t kFieldSlackBytes = 64;
 
-enum class StencilMode : int { apply = 0, residual = 1, jacobi = 2 };
+// apply: out = S x | residual: out = b - S x | jacobi: out = x + scale (b - S x), sum of (b - S x)^2 |
+// apply_dot: out = S x and the sum of x * out over the outputs (CG's q = A p with p.q; persistent CG only).
+enum class StencilMode : int { apply = 0, residual = 1, jacobi = 2, apply_dot = 3 };
+// Whether a mode reads b (the tile configuration stages it).
+constexpr bool stencil_mode_has_b(int mode) {
+  return mode == static_cast<int>(StencilMode::residual) || mode == static_cast<int>(StencilMode::jacobi);
+}
 
 template <class Real>
 struct StencilRequest {

@@ -326,6 +326,11 @@ __device__ __forceinline__ unsigned smem_addr(const void* p) {
 __device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
 }
+// Order this thread's generic-proxy stores to global memory before later asynchronous-proxy (bulk copy)
+// reads of the same memory, e.g. by another block after a device-wide barrier.
+__device__ __forceinline__ void fence_global_for_bulk_reads() {
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
 // Make the initialised barriers visible to the asynchronous (TMA) proxy.
 __device__ __forceinline__ void mbar_init_fence() {
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -381,11 +386,11 @@ __device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
 // plane `cur` (pointing at the thread's first output row, column tx), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
-// that is now complete to emit(jy, jx, sum, centre) before shifting. `centre` is the Jacobi x at the
-// output (from the xq queue). Summation per output: the canonical offset order (streamed axis outer,
-// then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
+// that is now complete to emit(jy, jx, sum, centre) before shifting. `centre` is the input at the output
+// (from the xq queue, kept when kCentre: Jacobi's x, apply_dot's p). Summation per output: the canonical
+// offset order (streamed axis outer, then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
 // (PERKS) kernel, so both give the same bits.
-template <class Real, ShapeSpec S, class C, bool SYM, bool kJacobi, class Emit>
+template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, class Emit>
 __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, const Real* c,
                                              Real (&acc)[C::MY][C::MX][2 * S.radius + 1],
                                              Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit) {
@@ -469,7 +474,7 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
 #pragma unroll
       for (int j = 0; j < 2 * RS; ++j) acc[jy][jx][j] = acc[jy][jx][j + 1];
       acc[jy][jx][2 * RS] = Real(0);
-      if constexpr (kJacobi) {
+      if constexpr (kCentre) {
 #pragma unroll
         for (int j = 0; j + 1 < RS; ++j) xq[jy][jx][j] = xq[jy][jx][j + 1];
         xq[jy][jx][RS - 1] = val(0, 0);
@@ -543,15 +548,16 @@ struct NoItemHook {
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T, class ItemDone = NoItemHook>
 __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTemplatedPoints>& a, const Real* x, Real* out,
                                                Real* const tiles,
-                                               StreamBarriers<TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>>& bars,
+                                               StreamBarriers<TileCfg<Real, S, T, stencil_mode_has_b(MODE)>>& bars,
                                                StreamPipeState& pipe, ItemDone item_done = {}) {
-  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  constexpr bool kHasB = stencil_mode_has_b(MODE);
   using C = TileCfg<Real, S, T, kHasB>;
   constexpr int MX = C::MX, MY = C::MY, V = C::V;
   using G = StreamGeo<S>;
   constexpr int RS = G::RS;
   constexpr int NS = C::NS;
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
+  constexpr bool kDot = MODE == static_cast<int>(StencilMode::apply_dot);
   Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
   unsigned long long* const full_bar = bars.full;
   unsigned long long* const empty_bar = bars.empty;
@@ -742,12 +748,13 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 
       const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
       const int mk = mt + (s0 - RS + i) * stV;
-      stream_plane<Real, S, C, SYM, kJacobi>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+      stream_plane<Real, S, C, SYM, kJacobi || kDot>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
         if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
           Real* o = out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
           if constexpr (!kHasB) {
             store_out<T::STCS>(o, sum);
+            if constexpr (kDot) rsum += static_cast<double>(xc) * static_cast<double>(sum);
           } else {
             const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
             if constexpr (kJacobi) {
@@ -791,7 +798,7 @@ template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T
 __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     stream_stencil_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
-  using C = TileCfg<Real, S, T, MODE != static_cast<int>(StencilMode::apply)>;
+  using C = TileCfg<Real, S, T, stencil_mode_has_b(MODE)>;
   extern __shared__ __align__(16) unsigned char stream_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
@@ -902,7 +909,7 @@ int blocks_per_sm(Kernel kernel, int threads, int smem) {
 // jacobi (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
 int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
-  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  constexpr bool kHasB = stencil_mode_has_b(MODE);
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
   auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
@@ -957,7 +964,7 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, F&& f) {
 
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 int launch_stream_variant(const StencilRequest<Real>& r) {
-  constexpr bool kHasB = MODE != static_cast<int>(StencilMode::apply);
+  constexpr bool kHasB = stencil_mode_has_b(MODE);
   if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
   return with_wide_tune<Real, S, kHasB>(r.layout, [&](auto tag) {
     return launch_stream_stencil<Real, S, MODE, SYM, typename decltype(tag)::type>(r);

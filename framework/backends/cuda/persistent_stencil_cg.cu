@@ -1,0 +1,331 @@
+// Matrix-free persistent CG (PERKS, issue 6 item 3; docs/perf/persistent-cg.md): the whole unpreconditioned
+// CG loop with a constant stencil operator as ONE cooperative kernel (CudaBackend::persistent_stencil_cg).
+//
+// One iteration, three device-wide barriers:
+//   A  q = A p and p.q: the per-sweep streaming kernel's body (stream_sweep, mode apply_dot: its wide tile,
+//      bulk / 16-byte row copies, dynamic items), which also sums p * (A p) over the block's outputs
+//                                                                  | barrier | p.q summed by every block
+//   B  r -= alpha q, r.r over the block's cells                    | barrier | r.r summed by every block
+//   C  x += alpha p, p = r + beta p over the block's cells; then the boundary ghosts of p whose source cells
+//      are the block's (homogeneous rules)                         | barrier (the next A reads p's halo)
+// x is updated in C rather than B: C reads p anyway, so B touches r and q only.
+// The point-wise phases B and C give each block a fixed range of whole grid rows, the same in every
+// iteration, so the first cells of that range keep r (3 accesses per iteration), then x (2), in shared memory
+// after the streaming ring; q is written by whichever block streams its item (dynamic items) and p's halo is
+// read by other blocks: both stay in global memory. DRAM traffic per cell and iteration with r on chip:
+// A reads p and writes q (16 B in fp64), B reads q (8 B), C reads p, reads and writes x, writes p (32 B).
+// Every block sums the per-block partials in the same order: all blocks take the same decisions (breakdown,
+// thresholds) from bit-identical scalars.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+
+#include "framework/backends/cuda/perks_pipelined.cuh"
+#include "framework/backends/cuda/stencil_cg_request.cuh"
+#include "framework/backends/cuda/stencil_kernels.cuh"
+
+namespace perksolve::cuda_detail {
+namespace {
+
+namespace cgrp = cooperative_groups;
+
+template <class Real>
+struct StencilCgArgs {
+  StreamArgs<Real, kMaxTemplatedPoints> s;  // phase A: x = p, out = q (element (0,0,0)), coefficients, items
+  Real* x;  // element (0,0,0) of x, r, p, q
+  Real* r;
+  Real* p;
+  Real* q;
+  Real* p_alloc;  // p's allocation (the ghost fill indexes it with `layout`)
+  FieldLayout layout;
+  cuda_ops::FaceSet<Real> faces;
+  long sy, sz;                  // strides of the layout's second and third axes
+  FastDivU32 div_nx, div_n1;    // by the owned extents of the first and second axes
+  long iterations, first;
+  double rr;
+  int check_every;
+  double stop_rel, stop_abs, stop_div;
+  int cache_r, cache_x;  // cells (of each block's range, from its first) kept in shared memory
+  double* part_pq;       // gridDim.x each
+  double* part_rr;
+  double* result;   // iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
+  double* history;  // r.r after each iteration
+};
+
+// The partials summed in the same order by every thread of every block (after a device barrier; __ldcg: the
+// slots are rewritten every iteration).
+__device__ __forceinline__ double partials_total(const double* part) {
+  double s = 0.0;
+  for (unsigned b = 0; b < gridDim.x; ++b) s += __ldcg(part + b);
+  return s;
+}
+
+// Element offset (from (0,0,0)) of cell e of the block's range, whose first row is row0 (x fastest).
+template <class Real>
+__device__ __forceinline__ long cell_offset(const StencilCgArgs<Real>& a, int row0, int e) {
+  const unsigned ro = a.div_nx.div(static_cast<unsigned>(e));
+  const int i = e - static_cast<int>(ro) * a.layout.n[0];
+  const unsigned row = static_cast<unsigned>(row0) + ro;
+  const unsigned k = a.div_n1.div(row);
+  const int j = static_cast<int>(row - k * static_cast<unsigned>(a.layout.n[1]));
+  return i + j * a.sy + static_cast<long>(k) * a.sz;
+}
+
+// The boundary ghosts of p whose source cells lie in rows [row0, row1) (row = j + n1 k): those rows are at
+// most three boxes (the rest of the first plane, whole planes, the start of the last one). After the block's
+// stores of p; every block does its rows, so every non-constant ghost is written once. The constant ones
+// (homogeneous Dirichlet boundary vertices) were filled before the launch and never change.
+template <int NT, class Real>
+__device__ __forceinline__ void fill_row_range_ghosts(const StencilCgArgs<Real>& a, int row0, int row1) {
+  if (row1 <= row0) return;
+  const FieldLayout& l = a.layout;
+  const int n1 = l.n[1];
+  const int k0 = row0 / n1, j0 = row0 - k0 * n1;
+  const int kl = (row1 - 1) / n1, jl = row1 - 1 - kl * n1;
+  __syncthreads();  // the block's stores of p are visible to the block
+  Real* const f = a.p_alloc;
+  auto fill_box = [&](int ja, int jb, int ka, int kb) {
+    if (ja >= jb || ka >= kb) return;
+    const int lo[3] = {0, ja, ka}, hi[3] = {l.n[0], jb, kb};
+    const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(l, a.faces, lo, hi);
+    if (g.total() == 0) return;
+    cuda_ops::fill_box_face_ghosts<NT, 1>(f, l, a.faces, g,
+                                          [&](const int (&c)[3]) { return f[l.index(c[0], c[1], c[2])]; });
+  };
+  if (k0 == kl) {
+    fill_box(j0, jl + 1, k0, k0 + 1);
+  } else {
+    fill_box(j0, n1, k0, k0 + 1);
+    fill_box(0, n1, k0 + 1, kl);
+    fill_box(0, jl + 1, kl, kl + 1);
+  }
+}
+
+template <class Real, int DIM, int KIND, int RADIUS, class T>
+__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
+    stencil_cg_kernel(const StencilCgArgs<Real> a) {
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
+  constexpr int kMode = static_cast<int>(StencilMode::apply_dot);
+  using C = TileCfg<Real, S, T, false>;
+  constexpr int NT = C::NT;
+  extern __shared__ __align__(16) unsigned char stencil_cg_smem[];
+  __shared__ __align__(8) StreamBarriers<C> bars;
+  stream_barriers_init<C>(bars);
+  StreamPipeState pipe;
+  Real* const tiles = reinterpret_cast<Real*>(stencil_cg_smem);
+  Real* const cr = reinterpret_cast<Real*>(stencil_cg_smem + C::SMEM_BYTES);
+  Real* const cx = cr + a.cache_r;
+  cgrp::grid_group grid = cgrp::this_grid();
+
+  // The block's cells of the point-wise phases: rows [row0, row1) (row = j + n1 k), x fastest; the first kr /
+  // kx of them keep r / x in shared memory. Derived again in every phase rather than kept in registers across
+  // the streaming body (which needs all of them: ptxas spilled 44 bytes of the 3D fp64 tile otherwise).
+  struct Range {
+    int row0, row1, cells, kr, kx;
+  };
+  auto range = [&a]() {
+    Range g;
+    const long rows = static_cast<long>(a.layout.n[1]) * a.layout.n[2];
+    g.row0 = static_cast<int>(rows * blockIdx.x / gridDim.x);
+    g.row1 = static_cast<int>(rows * (blockIdx.x + 1) / gridDim.x);
+    g.cells = (g.row1 - g.row0) * a.layout.n[0];
+    g.kr = min(a.cache_r, g.cells);
+    g.kx = min(a.cache_x, g.cells);
+    return g;
+  };
+  const int t = threadIdx.x;
+  {
+    const Range g = range();
+    for (int e = t; e < g.kr; e += NT) cr[e] = a.r[cell_offset(a, g.row0, e)];
+    for (int e = t; e < g.kx; e += NT) cx[e] = a.x[cell_offset(a, g.row0, e)];
+  }
+  // The loop's scalars live in shared memory (block-uniform), for the same reason.
+  __shared__ double loop_rr, loop_pq;
+  __shared__ long loop_k;
+  __shared__ int loop_stop;
+  if (t == 0) {
+    loop_rr = a.rr;
+    loop_pq = 0.0;
+    loop_k = a.first;
+    loop_stop = 0;
+  }
+  __syncthreads();
+  const long last = a.first + a.iterations;
+  while (loop_k < last) {
+    // ---- A: q = A p, p.q -----------------------------------------------------------------------------
+    const double dot = stream_sweep<Real, S, kMode, false, T>(a.s, a.p, a.q, tiles, bars, pipe);
+    store_block_partial<NT>(a.part_pq, dot);
+    grid.sync();
+    const double pq = partials_total(a.part_pq);
+    const double rr = loop_rr;
+    const long k = loop_k;
+    if (!(pq > 0.0) || !isfinite(pq)) {
+      if (t == 0) {
+        loop_pq = pq;
+        loop_stop = 2;
+      }
+      break;
+    }
+    // ---- B: r -= alpha q, r.r ----------------------------------------------------------------------------
+    const Range g = range();
+    const Real alpha = static_cast<Real>(rr / pq);
+    double acc = 0.0;
+    for (int e = t; e < g.cells; e += NT) {
+      const long o = cell_offset(a, g.row0, e);
+      const Real ri = (e < g.kr ? cr[e] : a.r[o]) - alpha * a.q[o];
+      if (e < g.kr) cr[e] = ri;
+      else a.r[o] = ri;
+      acc += static_cast<double>(ri) * static_cast<double>(ri);
+    }
+    store_block_partial<NT>(a.part_rr, acc);
+    grid.sync();
+    const double rr_new = partials_total(a.part_rr);
+    // ---- C: x += alpha p, p = r + beta p, p's boundary ghosts ------------------------------------------
+    const Real beta = static_cast<Real>(rr_new / rr);
+    for (int e = t; e < g.cells; e += NT) {
+      const long o = cell_offset(a, g.row0, e);
+      const Real pi = a.p[o];
+      if (e < g.kx) cx[e] += alpha * pi;
+      else a.x[o] += alpha * pi;
+      a.p[o] = (e < g.kr ? cr[e] : a.r[o]) + beta * pi;
+    }
+    fill_row_range_ghosts<NT>(a, g.row0, g.row1);
+    if constexpr (C::BULK) fence_global_for_bulk_reads();  // the next A copies p with the bulk (TMA) engine
+    if (blockIdx.x == 0 && t == 0) a.history[k - a.first] = rr_new;
+    const double res = sqrt(rr_new);
+    const bool stop = !isfinite(res) || (a.check_every > 0 && (k + 1) % a.check_every == 0 &&
+                                         (res <= a.stop_abs || res <= a.stop_rel || res > a.stop_div));
+    __syncthreads();  // every thread has read the loop scalars
+    if (t == 0) {
+      loop_rr = rr_new;
+      loop_pq = pq;
+      loop_k = k + 1;
+      loop_stop = stop ? 1 : 0;
+    }
+    __syncthreads();
+    if (stop) break;
+    if (k + 1 < last) grid.sync();  // the next A reads p's halo from other blocks
+  }
+  __syncthreads();
+  {
+    const Range g = range();
+    for (int e = t; e < g.kr; e += NT) a.r[cell_offset(a, g.row0, e)] = cr[e];
+    for (int e = t; e < g.kx; e += NT) a.x[cell_offset(a, g.row0, e)] = cx[e];
+  }
+  if (blockIdx.x == 0 && t == 0) {
+    a.result[0] = static_cast<double>(loop_k - a.first);
+    a.result[1] = loop_stop;
+    a.result[2] = loop_rr;
+    a.result[3] = loop_pq;
+  }
+}
+
+// One tile: the per-sweep decomposition of the apply kernel within this kernel's co-residency, then the
+// shared memory left beside the ring for r, then x.
+template <class Real, ShapeSpec S, class T>
+StencilCgLaunch launch_stencil_cg_tile(const StencilCgRequest<Real>& q) {
+  using C = TileCfg<Real, S, T, false>;
+  auto kernel = stencil_cg_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, T>;
+  StencilCgLaunch out;
+  const StencilRequest<Real>& r = q.base;
+  static const int ring_occupancy = blocks_per_sm(kernel, C::NT, C::SMEM_BYTES);
+  if (ring_occupancy < 1) return out;
+  StencilCgArgs<Real> a{};
+  long blocks = 0;
+  if (!plan_stream_grid<Real, S, T, false>(r, ring_occupancy, T::IPB, a.s, &blocks)) return out;
+  if (q.max_blocks > 0) blocks = std::min<long>(blocks, q.max_blocks);
+  blocks = std::min<long>(blocks, static_cast<long>(ring_occupancy) * r.sm_count);
+  blocks = std::min<long>(blocks, kMaxPartials / 2);
+  const FieldLayout& l = r.layout;
+  const long rows = static_cast<long>(l.n[1]) * l.n[2];
+  blocks = std::max(1L, std::min(blocks, rows));
+  const long cells_max = (rows + blocks - 1) / blocks * l.n[0];
+
+  cudaFuncAttributes attr{};
+  PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const long per_sm = (blocks + r.sm_count - 1) / r.sm_count;
+  long spare = q.device.smem_per_sm / per_sm - 1024 - static_cast<long>(attr.sharedSizeBytes) - C::SMEM_BYTES;
+  spare = std::min<long>(spare, q.device.smem_per_block - static_cast<long>(attr.sharedSizeBytes) - C::SMEM_BYTES);
+  if (q.cache_bytes >= 0) spare = std::min(spare, q.cache_bytes);
+  long budget = std::max(0L, spare) / static_cast<long>(sizeof(Real));
+  const long cache_r = std::min(cells_max, budget);
+  budget -= cache_r;
+  const long cache_x = std::min(cells_max, budget);
+  const int smem = C::SMEM_BYTES + static_cast<int>((cache_r + cache_x) * static_cast<long>(sizeof(Real)));
+  if (blocks_per_sm(kernel, C::NT, smem) * static_cast<long>(r.sm_count) < blocks) return out;  // not co-resident
+
+  const long origin = l.index(0, 0, 0);
+  a.x = q.x + origin;
+  a.r = q.r + origin;
+  a.p = const_cast<Real*>(r.x) + origin;
+  a.q = r.out + origin;
+  a.p_alloc = const_cast<Real*>(r.x);
+  a.layout = l;
+  a.faces = q.faces;
+  a.sy = l.stride_y();
+  a.sz = l.stride_z();
+  a.div_nx = FastDivU32(static_cast<unsigned>(l.n[0]));
+  a.div_n1 = FastDivU32(static_cast<unsigned>(l.n[1]));
+  a.iterations = q.iterations;
+  a.first = q.first;
+  a.rr = q.rr;
+  a.check_every = q.check_every;
+  a.stop_rel = q.stop_rel;
+  a.stop_abs = q.stop_abs;
+  a.stop_div = q.stop_div;
+  a.cache_r = static_cast<int>(cache_r);
+  a.cache_x = static_cast<int>(cache_x);
+  a.part_pq = r.partials;
+  a.part_rr = r.partials + kMaxPartials / 2;
+  a.result = q.result_dev;
+  a.history = q.history_dev;
+  void* args[] = {&a};
+  PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                                                   dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
+  out.launched = true;
+  out.blocks = static_cast<int>(blocks);
+  out.threads = C::NT;
+  long kept_r = 0, kept_x = 0;
+  for (long b = 0; b < blocks; ++b) {
+    const long c = (rows * (b + 1) / blocks - rows * b / blocks) * l.n[0];
+    kept_r += std::min(c, cache_r);
+    kept_x += std::min(c, cache_x);
+  }
+  const double n = static_cast<double>(l.owned_size());
+  out.cached_r = static_cast<double>(kept_r) / n;
+  out.cached_x = static_cast<double>(kept_x) / n;
+  return out;
+}
+
+// The smallest wide tile of the shape (256 / 512 threads, 128 registers). With the 1024-thread tiles (64
+// registers) the CG loop's state around the streaming body spilled 570-950 bytes per thread (ptxas).
+template <class Real, ShapeSpec S>
+StencilCgLaunch launch_stencil_cg(const StencilCgRequest<Real>& q) {
+  if (q.base.work_counters == nullptr) return StencilCgLaunch{};
+  return launch_stencil_cg_tile<Real, S, WideTune<Real, S, false>>(q);
+}
+
+template <class Real, ShapeSpec... Ss>
+StencilCgLaunch dispatch_stencil_cg(const StencilCgRequest<Real>& q) {
+  StencilCgLaunch result;
+  (void)((q.base.stencil->shape == Ss ? (result = launch_stencil_cg<Real, Ss>(q), true) : false) || ...);
+  return result;
+}
+
+// The operators CG runs on: the Laplacian shapes (7- and 27-point in 3D, 5- and 9-point in 2D). Any other
+// constant stencil iterates operation by operation.
+#define PERKSOLVE_CUDA_SHAPES_CG                                                                     \
+  ShapeSpec{3, ShapeKind::star, 1}, ShapeSpec{3, ShapeKind::box, 1}, ShapeSpec{2, ShapeKind::star, 1}, \
+      ShapeSpec { 2, ShapeKind::box, 1 }
+
+}  // namespace
+
+template <class Real>
+StencilCgLaunch launch_templated_stencil_cg(const StencilCgRequest<Real>& q) {
+  return dispatch_stencil_cg<Real, PERKSOLVE_CUDA_SHAPES_CG>(q);
+}
+
+template StencilCgLaunch launch_templated_stencil_cg<float>(const StencilCgRequest<float>&);
+template StencilCgLaunch launch_templated_stencil_cg<double>(const StencilCgRequest<double>&);
+
+}  // namespace perksolve::cuda_detail
