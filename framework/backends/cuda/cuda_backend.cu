@@ -837,7 +837,7 @@ PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::spa
   for (const Field<Real>* f : {&x, &r, &q}) require_same_layout(l, f->layout(), "persistent_stencil_cg");
   check_reach(A, l);
   if (builder_ || force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0 || req.iterations <= 0 ||
-      A.shape.dim < 2 || l.owned_size() > 0x7fffffffL)
+      A.shape.dim < 2 || l.size() > 0x7fffffffL)
     return res;
   for (const BoundaryFace& f : faces)
     if (f.bc.type == BoundaryType::periodic) return res;  // periodic halos are the caller's copies

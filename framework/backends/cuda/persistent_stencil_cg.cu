@@ -39,7 +39,7 @@ struct StencilCgArgs {
   Real* p_alloc;  // p's allocation (the ghost fill indexes it with `layout`)
   FieldLayout layout;
   cuda_ops::FaceSet<Real> faces;
-  long sy, sz;                  // strides of the layout's second and third axes
+  int sy, sz;                   // strides of the layout's second and third axes
   FastDivU32 div_nx, div_n1;    // by the owned extents of the first and second axes
   long iterations, first;
   double rr;
@@ -60,15 +60,86 @@ __device__ __forceinline__ double partials_total(const double* part) {
   return s;
 }
 
-// Element offset (from (0,0,0)) of cell e of the block's range, whose first row is row0 (x fastest).
+// What the point-wise phases of one block touch: its cells (rows [row0, row0 + cells / nx), x fastest), the
+// first kr / kx of which keep r / x in shared memory (cr, cx). Passed by value to the phases, which are not
+// inlined: their registers (kU cells in flight) are then allocated apart from the streaming body's, which
+// ptxas otherwise pushed to 145-155 registers (2D) or into 56-112 bytes of spill (3D).
 template <class Real>
-__device__ __forceinline__ long cell_offset(const StencilCgArgs<Real>& a, int row0, int e) {
-  const unsigned ro = a.div_nx.div(static_cast<unsigned>(e));
-  const int i = e - static_cast<int>(ro) * a.layout.n[0];
-  const unsigned row = static_cast<unsigned>(row0) + ro;
-  const unsigned k = a.div_n1.div(row);
-  const int j = static_cast<int>(row - k * static_cast<unsigned>(a.layout.n[1]));
-  return i + j * a.sy + static_cast<long>(k) * a.sz;
+struct BlockCells {
+  Real *x, *r, *p, *q;  // element (0,0,0)
+  Real *cr, *cx;
+  int row0, cells, kr, kx, nx, n1, sy, sz;
+  FastDivU32 div_nx, div_n1;
+  // Element offset of cell e from (0,0,0); 32 bits: the host declines layouts of 2^31 elements or more.
+  __device__ __forceinline__ int offset(int e) const {
+    const unsigned ro = div_nx.div(static_cast<unsigned>(e));
+    const int i = e - static_cast<int>(ro) * nx;
+    const unsigned row = static_cast<unsigned>(row0) + ro;
+    const unsigned k = div_n1.div(row);
+    const int j = static_cast<int>(row - k * static_cast<unsigned>(n1));
+    return i + j * sy + static_cast<int>(k) * sz;
+  }
+};
+
+// Phase B: r -= alpha q over the block's cells; returns the thread's sum of r^2 (cells t, t + NT, ... in order).
+// kU cells per thread and step with every load first: one at a time, the 256-512 threads per SM kept too few
+// loads in flight (128^3 fp64 at ~0.5 TB/s, 207 us per iteration; H200, run 1).
+template <int NT, int kU, class Real>
+__device__ __noinline__ double update_r(const BlockCells<Real> c, Real alpha) {
+  double acc = 0.0;
+  for (int base = threadIdx.x; base < c.cells; base += NT * kU) {
+    int o[kU];
+    Real qv[kU], rv[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const int e = base + u * NT;
+      if (e < c.cells) {
+        o[u] = c.offset(e);
+        qv[u] = c.q[o[u]];
+        rv[u] = e < c.kr ? c.cr[e] : c.r[o[u]];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const int e = base + u * NT;
+      if (e < c.cells) {
+        const Real ri = rv[u] - alpha * qv[u];
+        if (e < c.kr) c.cr[e] = ri;
+        else c.r[o[u]] = ri;
+        acc += static_cast<double>(ri) * static_cast<double>(ri);
+      }
+    }
+  }
+  return acc;
+}
+
+// Phase C: x += alpha p, p = r + beta p over the block's cells (kU cells per step, loads first).
+template <int NT, int kU, class Real>
+__device__ __noinline__ void update_x_p(const BlockCells<Real> c, Real alpha, Real beta) {
+  for (int base = threadIdx.x; base < c.cells; base += NT * kU) {
+    int o[kU];
+    Real pv[kU], xv[kU], rv[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const int e = base + u * NT;
+      if (e < c.cells) {
+        o[u] = c.offset(e);
+        pv[u] = c.p[o[u]];
+        xv[u] = e < c.kx ? c.cx[e] : c.x[o[u]];
+        rv[u] = e < c.kr ? c.cr[e] : c.r[o[u]];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const int e = base + u * NT;
+      if (e < c.cells) {
+        const Real xi = xv[u] + alpha * pv[u];
+        if (e < c.kx) c.cx[e] = xi;
+        else c.x[o[u]] = xi;
+        c.p[o[u]] = rv[u] + beta * pv[u];
+      }
+    }
+  }
 }
 
 // The boundary ghosts of p whose source cells lie in rows [row0, row1) (row = j + n1 k): those rows are at
@@ -108,6 +179,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr int kMode = static_cast<int>(StencilMode::apply_dot);
   using C = TileCfg<Real, S, T, false>;
   constexpr int NT = C::NT;
+  constexpr int kU = 2;  // cells per thread and step of the point-wise phases (update_r, update_x_p)
   extern __shared__ __align__(16) unsigned char stencil_cg_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
@@ -117,27 +189,34 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   Real* const cx = cr + a.cache_r;
   cgrp::grid_group grid = cgrp::this_grid();
 
-  // The block's cells of the point-wise phases: rows [row0, row1) (row = j + n1 k), x fastest; the first kr /
-  // kx of them keep r / x in shared memory. Derived again in every phase rather than kept in registers across
-  // the streaming body (which needs all of them: ptxas spilled 44 bytes of the 3D fp64 tile otherwise).
-  struct Range {
-    int row0, row1, cells, kr, kx;
-  };
-  auto range = [&a]() {
-    Range g;
+  // The block's cells of the point-wise phases (rows [row0, row1), row = j + n1 k), the same in every
+  // iteration. Derived again where needed rather than kept in registers across the streaming body.
+  auto cells_of_block = [&]() {
+    BlockCells<Real> c;
     const long rows = static_cast<long>(a.layout.n[1]) * a.layout.n[2];
-    g.row0 = static_cast<int>(rows * blockIdx.x / gridDim.x);
-    g.row1 = static_cast<int>(rows * (blockIdx.x + 1) / gridDim.x);
-    g.cells = (g.row1 - g.row0) * a.layout.n[0];
-    g.kr = min(a.cache_r, g.cells);
-    g.kx = min(a.cache_x, g.cells);
-    return g;
+    c.x = a.x;
+    c.r = a.r;
+    c.p = a.p;
+    c.q = a.q;
+    c.cr = cr;
+    c.cx = cx;
+    c.row0 = static_cast<int>(rows * blockIdx.x / gridDim.x);
+    c.nx = a.layout.n[0];
+    c.n1 = a.layout.n[1];
+    c.cells = (static_cast<int>(rows * (blockIdx.x + 1) / gridDim.x) - c.row0) * c.nx;
+    c.kr = min(a.cache_r, c.cells);
+    c.kx = min(a.cache_x, c.cells);
+    c.sy = a.sy;
+    c.sz = a.sz;
+    c.div_nx = a.div_nx;
+    c.div_n1 = a.div_n1;
+    return c;
   };
   const int t = threadIdx.x;
   {
-    const Range g = range();
-    for (int e = t; e < g.kr; e += NT) cr[e] = a.r[cell_offset(a, g.row0, e)];
-    for (int e = t; e < g.kx; e += NT) cx[e] = a.x[cell_offset(a, g.row0, e)];
+    const BlockCells<Real> c = cells_of_block();
+    for (int e = t; e < c.kr; e += NT) cr[e] = a.r[c.offset(e)];
+    for (int e = t; e < c.kx; e += NT) cx[e] = a.x[c.offset(e)];
   }
   // The loop's scalars live in shared memory (block-uniform), for the same reason.
   __shared__ double loop_rr, loop_pq;
@@ -167,29 +246,15 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       break;
     }
     // ---- B: r -= alpha q, r.r ----------------------------------------------------------------------------
-    const Range g = range();
     const Real alpha = static_cast<Real>(rr / pq);
-    double acc = 0.0;
-    for (int e = t; e < g.cells; e += NT) {
-      const long o = cell_offset(a, g.row0, e);
-      const Real ri = (e < g.kr ? cr[e] : a.r[o]) - alpha * a.q[o];
-      if (e < g.kr) cr[e] = ri;
-      else a.r[o] = ri;
-      acc += static_cast<double>(ri) * static_cast<double>(ri);
-    }
-    store_block_partial<NT>(a.part_rr, acc);
+    store_block_partial<NT>(a.part_rr, update_r<NT, kU>(cells_of_block(), alpha));
     grid.sync();
     const double rr_new = partials_total(a.part_rr);
     // ---- C: x += alpha p, p = r + beta p, p's boundary ghosts ------------------------------------------
     const Real beta = static_cast<Real>(rr_new / rr);
-    for (int e = t; e < g.cells; e += NT) {
-      const long o = cell_offset(a, g.row0, e);
-      const Real pi = a.p[o];
-      if (e < g.kx) cx[e] += alpha * pi;
-      else a.x[o] += alpha * pi;
-      a.p[o] = (e < g.kr ? cr[e] : a.r[o]) + beta * pi;
-    }
-    fill_row_range_ghosts<NT>(a, g.row0, g.row1);
+    const BlockCells<Real> c = cells_of_block();
+    update_x_p<NT, kU>(c, alpha, beta);
+    fill_row_range_ghosts<NT>(a, c.row0, c.row0 + c.cells / c.nx);
     if constexpr (C::BULK) fence_global_for_bulk_reads();  // the next A copies p with the bulk (TMA) engine
     if (blockIdx.x == 0 && t == 0) a.history[k - a.first] = rr_new;
     const double res = sqrt(rr_new);
@@ -208,9 +273,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   }
   __syncthreads();
   {
-    const Range g = range();
-    for (int e = t; e < g.kr; e += NT) a.r[cell_offset(a, g.row0, e)] = cr[e];
-    for (int e = t; e < g.kx; e += NT) a.x[cell_offset(a, g.row0, e)] = cx[e];
+    const BlockCells<Real> c = cells_of_block();
+    for (int e = t; e < c.kr; e += NT) a.r[c.offset(e)] = cr[e];
+    for (int e = t; e < c.kx; e += NT) a.x[c.offset(e)] = cx[e];
   }
   if (blockIdx.x == 0 && t == 0) {
     a.result[0] = static_cast<double>(loop_k - a.first);
@@ -238,6 +303,11 @@ StencilCgLaunch launch_stencil_cg_tile(const StencilCgRequest<Real>& q) {
   blocks = std::min<long>(blocks, kMaxPartials / 2);
   const FieldLayout& l = r.layout;
   const long rows = static_cast<long>(l.n[1]) * l.n[2];
+  // More blocks than stream items where the point-wise phases need them (small domains: the per-sweep
+  // decomposition gives a few long items); blocks without an item only take part in phases B and C.
+  if (q.max_blocks <= 0)
+    blocks = std::max(blocks, std::min<long>(static_cast<long>(ring_occupancy) * r.sm_count,
+                                             l.owned_size() / (static_cast<long>(C::NT) * 16) + 1));
   blocks = std::max(1L, std::min(blocks, rows));
   const long cells_max = (rows + blocks - 1) / blocks * l.n[0];
 
@@ -262,8 +332,8 @@ StencilCgLaunch launch_stencil_cg_tile(const StencilCgRequest<Real>& q) {
   a.p_alloc = const_cast<Real*>(r.x);
   a.layout = l;
   a.faces = q.faces;
-  a.sy = l.stride_y();
-  a.sz = l.stride_z();
+  a.sy = static_cast<int>(l.stride_y());
+  a.sz = static_cast<int>(l.stride_z());
   a.div_nx = FastDivU32(static_cast<unsigned>(l.n[0]));
   a.div_n1 = FastDivU32(static_cast<unsigned>(l.n[1]));
   a.iterations = q.iterations;
