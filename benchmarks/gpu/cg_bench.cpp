@@ -307,6 +307,34 @@ double geomean(const std::vector<double>& v) {
   return std::exp(s / static_cast<double>(v.size()));
 }
 
+struct Summary {
+  std::string cls, precision;
+  double over_vendor, over_operations;
+  int count;
+};
+
+// Per class and precision, the geometric means of the persistent CG's speed-ups over the vendor CG and over the
+// operation-by-operation CG of the records (Record or StencilRecord); printed a line each.
+template <class R>
+std::vector<Summary> summarize(const std::vector<R>& recs, const char* vendor, const char* operations,
+                               const char* unit) {
+  std::vector<Summary> sums;
+  for (const std::string cls : {"fits_l2", "larger_than_l2", "between"})
+    for (const std::string prec : {"f64", "f32"}) {
+      std::vector<double> v, op;
+      for (const R& r : recs)
+        if (r.cls == cls && r.precision == prec) {
+          v.push_back(r.vendor_s / r.persistent_s);
+          op.push_back(r.operations_s / r.persistent_s);
+        }
+      if (v.empty()) continue;
+      sums.push_back({cls, prec, geomean(v), geomean(op), static_cast<int>(v.size())});
+      std::printf("  %-15s %s: %.2fx over %s, %.2fx over %s (%zu %s)\n", cls.c_str(), prec.c_str(), geomean(v),
+                  vendor, geomean(op), operations, v.size(), unit);
+    }
+  return sums;
+}
+
 int usage(const char* msg) {
   std::fprintf(stderr, "cg_bench: %s\nusage: cg_bench [--out FILE.json] [--iterations L] [--reps R] [--rtol T] "
                "[--precision both|f64|f32] [--large-7 N] [--large-27 N] [--stencil-sizes N,N,...] "
@@ -401,25 +429,8 @@ int main(int argc, char** argv) {
 
   // Geometric means of the speed-ups per class and precision.
   std::printf("\nspeed-up of the persistent CG per iteration (geometric mean):\n");
-  struct Summary {
-    std::string cls, precision;
-    double over_vendor, over_operations;
-    int count;
-  };
-  std::vector<Summary> sums;
-  for (const std::string cls : {"fits_l2", "larger_than_l2", "between"})
-    for (const std::string prec : {"f64", "f32"}) {
-      std::vector<double> v, op;
-      for (const Record& r : recs)
-        if (r.cls == cls && r.precision == prec) {
-          v.push_back(r.vendor_s / r.persistent_s);
-          op.push_back(r.operations_s / r.persistent_s);
-        }
-      if (v.empty()) continue;
-      sums.push_back({cls, prec, geomean(v), geomean(op), static_cast<int>(v.size())});
-      std::printf("  %-15s %s: %.2fx over the vendor CG, %.2fx over the operation-by-operation CG (%zu matrices)\n",
-                  cls.c_str(), prec.c_str(), geomean(v), geomean(op), v.size());
-    }
+  const std::vector<Summary> sums =
+      summarize(recs, "the vendor CG", "the operation-by-operation CG", "matrices");
 
   // Matrix-free: the same operators as constant stencils.
   std::vector<std::pair<int, bool>> stencil_cases;
@@ -457,20 +468,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("\nspeed-up of the matrix-free persistent CG per iteration (geometric mean):\n");
-  std::vector<Summary> ssums;
-  for (const std::string cls : {"fits_l2", "larger_than_l2", "between"})
-    for (const std::string prec : {"f64", "f32"}) {
-      std::vector<double> v, op;
-      for (const StencilRecord& r : srecs)
-        if (r.cls == cls && r.precision == prec) {
-          v.push_back(r.vendor_s / r.persistent_s);
-          op.push_back(r.operations_s / r.persistent_s);
-        }
-      if (v.empty()) continue;
-      ssums.push_back({cls, prec, geomean(v), geomean(op), static_cast<int>(v.size())});
-      std::printf("  %-15s %s: %.2fx over the vendor CG (assembled), %.2fx over the operation-by-operation "
-                  "matrix-free CG (%zu operators)\n", cls.c_str(), prec.c_str(), geomean(v), geomean(op), v.size());
-    }
+  const std::vector<Summary> ssums = summarize(srecs, "the vendor CG (assembled)",
+                                               "the operation-by-operation matrix-free CG", "operators");
 
   if (!o.out.empty()) {
     std::ofstream f(o.out);
