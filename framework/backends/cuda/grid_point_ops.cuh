@@ -235,21 +235,50 @@ __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, c
   return g;
 }
 
-// Cell k (0 <= k < g.total()) of the box's ghosts: its index, source cell, and per axis distance (-1: not a
-// ghost on that axis) and side, as face_ghost_value takes them.
+// A walk over slab a of a box's ghosts (cells numbered with the first axis fastest) from cell `start` by a fixed
+// stride. The cell's per-axis numbers u advance by the stride's mixed-radix digits with carries, so a cell costs
+// no division: the first version decoded every cell with three run-time divisions, which made one block's fill
+// of a wide 2D brick's streamed-axis face (2048 x R ghosts) cost as much as its sweep (perks.md, face fusion).
+struct FaceBoxCursor {
+  int e[3];     // candidates per axis in this slab
+  int u[3];     // the current cell's number on each axis
+  int step[3];  // the stride's digits (step[2] unbounded)
+
+  __device__ __forceinline__ FaceBoxCursor(const FaceBoxGhosts& g, int a, unsigned start, unsigned stride) {
+#pragma unroll
+    for (int b = 0; b < 3; ++b)
+      e[b] = (b < a ? 0 : g.count[b][0]) + (b == a ? 0 : g.count[b][1]) + (b < a ? 0 : g.count[b][2]);
+    const unsigned e0 = static_cast<unsigned>(e[0]), e1 = static_cast<unsigned>(e[1]);
+    u[0] = static_cast<int>(start % e0);
+    u[1] = static_cast<int>((start / e0) % e1);
+    u[2] = static_cast<int>(start / e0 / e1);
+    step[0] = static_cast<int>(stride % e0);
+    step[1] = static_cast<int>((stride / e0) % e1);
+    step[2] = static_cast<int>(stride / e0 / e1);
+  }
+  __device__ __forceinline__ void advance() {
+    u[0] += step[0];
+    const int c0 = u[0] >= e[0];
+    u[0] -= c0 ? e[0] : 0;
+    u[1] += step[1] + c0;
+    const int c1 = u[1] >= e[1];
+    u[1] -= c1 ? e[1] : 0;
+    u[2] += step[2] + c1;
+  }
+};
+
+// The cursor's cell of slab a: its index, source cell, and per axis distance (-1: not a ghost on that axis) and
+// side, as face_ghost_value takes them. On an axis before a the cell is in the box's own range, on a it is a
+// ghost, after a it is any candidate (low ghosts, own range, high ghosts in that order).
 template <class Real>
-__device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
-                                               long k, int (&idx)[3], int (&src)[3], int (&dist)[3], int (&side)[3]) {
-  const int a = slab_of(g.slab, k);
-  unsigned q = static_cast<unsigned>(k);  // a box has far fewer than 2^32 ghost cells
+__device__ __forceinline__ void face_box_cell(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
+                                              int a, const int (&uc)[3], int (&idx)[3], int (&src)[3], int (&dist)[3],
+                                              int (&side)[3]) {
 #pragma unroll
   for (int b = 0; b < 3; ++b) {
     const int cl = b < a ? 0 : g.count[b][0];
     const int co = b == a ? 0 : g.count[b][1];
-    const int ch = b < a ? 0 : g.count[b][2];
-    const unsigned e = static_cast<unsigned>(cl + co + ch);
-    const int u = static_cast<int>(q % e);
-    q /= e;
+    const int u = uc[b];
     dist[b] = -1;
     side[b] = 0;
     if (u < cl) {
@@ -271,28 +300,33 @@ __device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceS
 
 // Block-cooperative: fills the ghosts of f whose source cells lie in the box; value_at(src) reads a source cell's
 // new value (from f itself, or from where the block keeps the box). The caller makes the box's new values
-// visible to the block first (__syncthreads after its stores). U cells per thread and step, all their sources
-// read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
+// visible to the block first (__syncthreads after its stores). Slab by slab, U cells per thread and step, all
+// their sources read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
 template <int NT, int U, class Real, class ValueAt>
 __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
                                                      const FaceBoxGhosts& g, ValueAt&& value_at) {
-  const long total = g.total();
-  for (long base = threadIdx.x; base < total; base += static_cast<long>(NT) * U) {
-    int idx[U][3], dist[U][3], side[U][3];
-    Real v[U];
+#pragma unroll 1
+  for (int a = 0; a < 3; ++a) {
+    const int n = static_cast<int>(g.slab[a]);  // a box has far fewer than 2^31 ghost cells
+    if (n == 0) continue;
+    FaceBoxCursor cur(g, a, threadIdx.x, NT);
+    for (int base = threadIdx.x; base < n; base += NT * U) {
+      int idx[U][3], dist[U][3], side[U][3];
+      Real v[U];
 #pragma unroll
-    for (int j = 0; j < U; ++j) {
-      const long k = base + static_cast<long>(j) * NT;
-      int src[3];
-      if (k < total) {
-        face_box_ghost(l, fs, g, k, idx[j], src, dist[j], side[j]);
-        v[j] = value_at(src);
+      for (int j = 0; j < U; ++j) {
+        if (base + j * NT < n) {
+          int src[3];
+          face_box_cell(l, fs, g, a, cur.u, idx[j], src, dist[j], side[j]);
+          v[j] = value_at(src);
+          cur.advance();
+        }
       }
-    }
 #pragma unroll
-    for (int j = 0; j < U; ++j)
-      if (base + static_cast<long>(j) * NT < total)
-        f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
+      for (int j = 0; j < U; ++j)
+        if (base + j * NT < n)
+          f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
+    }
   }
 }
 
