@@ -829,6 +829,25 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
 }
 
 template <class Real>
+PersistentCg CudaBackend<Real>::read_persistent_cg_result(const double* result_dev, const double* history_dev) {
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev, 4 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  PersistentCg res;
+  res.ran = true;
+  res.iterations = static_cast<long>(result_host_[0]);
+  res.stop = result_host_[1] == 2.0 ? PersistentCgStop::breakdown
+             : result_host_[1] == 1.0 ? PersistentCgStop::threshold
+                                      : PersistentCgStop::budget;
+  res.rr = result_host_[2];
+  res.pq = result_host_[3];
+  res.rr_history.resize(static_cast<std::size_t>(res.iterations));
+  if (res.iterations > 0)
+    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), history_dev, res.rr_history.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost));
+  return res;
+}
+
+template <class Real>
 PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::span<const BoundaryFace> faces,
                                                       Field<Real>& x, Field<Real>& r, Field<Real>& p, Field<Real>& q,
                                                       const PersistentCgRequest& req) {
@@ -870,19 +889,7 @@ PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::spa
   const cuda_detail::StencilCgLaunch launch = cuda_detail::launch_templated_stencil_cg<Real>(c);
   if (!launch.launched) return res;
   PERKSOLVE_CUDA_CHECK_LAUNCH("stencil_cg_kernel");
-  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 4 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
-  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  res.ran = true;
-  res.iterations = static_cast<long>(result_host_[0]);
-  res.stop = result_host_[1] == 2.0 ? PersistentCgStop::breakdown
-             : result_host_[1] == 1.0 ? PersistentCgStop::threshold
-                                      : PersistentCgStop::budget;
-  res.rr = result_host_[2];
-  res.pq = result_host_[3];
-  res.rr_history.resize(static_cast<std::size_t>(res.iterations));
-  if (res.iterations > 0)
-    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), c.history_dev, res.rr_history.size() * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
+  res = read_persistent_cg_result(result_dev_, c.history_dev);
   res.blocks = launch.blocks;
   res.threads = launch.threads;
   res.cached_r = launch.cached_r;

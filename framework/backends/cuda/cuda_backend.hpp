@@ -155,6 +155,9 @@ class CudaBackend final : public Backend<Real> {
   std::array<double, 2> finish_partials2(int count);
   void ensure_staging(std::size_t bytes);
   void ensure_device_scratch(std::size_t bytes);
+  // After a persistent CG kernel: reads its result (iterations, stop code 0 budget / 1 threshold / 2 breakdown,
+  // r.r, p.q; 4 doubles at result_dev) and its r.r history into a PersistentCg marked as run.
+  PersistentCg read_persistent_cg_result(const double* result_dev, const double* history_dev);
 
   CUstream_st* stream_ = nullptr;
   int device_ = 0;

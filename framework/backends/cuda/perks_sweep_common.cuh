@@ -10,6 +10,7 @@
 #include <cooperative_groups.h>
 
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
 namespace perksolve::cuda_detail {
@@ -109,16 +110,15 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
 // sweep t's input at a check sweep (every block sums sweep t's partials in the same order: the same rr, the
-// same decision everywhere). Returns whether to stop.
+// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop.
 template <bool kJacobi, class Real>
 __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, double& last_rr) {
   namespace cg = cooperative_groups;
   cg::this_grid().sync();
   bool stop = false;
   if constexpr (kJacobi) {
-    const double* part = pa.partials + (t & 1) * gridDim.x;
-    double rr = 0.0;
-    for (unsigned b = 0; b < gridDim.x; ++b) rr += part[b];
+    __shared__ double rr_slot;  // rewritten only after the next device barrier
+    const double rr = grid_partials_total(pa.partials + (t & 1) * gridDim.x, &rr_slot);
     last_rr = rr;
     if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
     if (perks_is_check_sweep(pa, t)) {

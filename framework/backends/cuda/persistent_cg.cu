@@ -30,6 +30,7 @@
 
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/grid_reduce.cuh"
 
 namespace perksolve {
 
@@ -101,20 +102,6 @@ __device__ __forceinline__ double block_total(double v, double* red) {
   __syncthreads();
   const double total = red[kCgWarps];
   __syncthreads();  // red may be reused at once
-  return total;
-}
-
-// Sum of the per-block partials, in the same order in every block (called after a device barrier).
-__device__ __forceinline__ double grid_total(const double* part, double* red) {
-  if (threadIdx.x < 32) {
-    double s = 0.0;
-    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += 32) s += __ldcg(part + b);
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) red[kCgWarps] = s;
-  }
-  __syncthreads();
-  const double total = red[kCgWarps];
-  __syncthreads();
   return total;
 }
 
@@ -264,7 +251,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     const double dot_block = block_total(dot, red);
     if (t == 0) a.part_pq[blockIdx.x] = dot_block;
     device_barrier(grid);
-    pq = grid_total(a.part_pq, red);
+    pq = cuda_detail::grid_partials_total(a.part_pq, &red[kCgWarps]);
     if (!(pq > 0.0) || !isfinite(pq)) {
       stop = 2;
       break;
@@ -285,7 +272,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     const double rr_block = block_total(acc_rr, red);
     if (t == 0) a.part_rr[blockIdx.x] = rr_block;
     device_barrier(grid);
-    const double rr_new = grid_total(a.part_rr, red);
+    const double rr_new = cuda_detail::grid_partials_total(a.part_rr, &red[kCgWarps]);
     // ---- C: p = r + beta p -----------------------------------------------------------------------
     const Real beta = static_cast<Real>(rr_new / rr);
     for (int i = t; i < nb; i += kCgThreads) p[i] = Real(1) * (i < kr ? cr[i] : gr[i]) + beta * p[i];
@@ -440,20 +427,7 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                    dim3(kCgThreads), params, smem, stream_));
   PERKSOLVE_CUDA_CHECK_LAUNCH("persistent_cg_kernel");
-  double head[4];
-  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(head, result, sizeof(head), cudaMemcpyDeviceToHost, stream_));
-  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  res.ran = true;
-  res.iterations = static_cast<long>(head[0]);
-  res.stop = head[1] == 2.0 ? PersistentCgStop::breakdown
-             : head[1] == 1.0 ? PersistentCgStop::threshold
-                              : PersistentCgStop::budget;
-  res.rr = head[2];
-  res.pq = head[3];
-  res.rr_history.resize(static_cast<std::size_t>(res.iterations));
-  if (res.iterations > 0)
-    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), history, res.rr_history.size() * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
+  res = read_persistent_cg_result(result, history);
   res.blocks = static_cast<int>(blocks);
   res.threads = kCgThreads;
   long kept[3] = {0, 0, 0};

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 
+#include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/perks_pipelined.cuh"
 #include "framework/backends/cuda/stencil_cg_request.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
@@ -51,22 +52,6 @@ struct StencilCgArgs {
   double* result;   // iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
   double* history;  // r.r after each iteration
 };
-
-// The sum of the per-block partials, in the same order in every block (after a device barrier): warp 0 reads
-// them 32 at a time (__ldcg: the slots are rewritten every iteration) and reduces by shuffles; `slot` (shared)
-// hands the total to the block. One thread summing them serially waited one L2 latency per block: with 264
-// blocks that was ~80 us per iteration (H200, run 2).
-__device__ __forceinline__ double partials_total(const double* part, double* slot) {
-  if (threadIdx.x < 32) {
-    double s = 0.0;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += 32) s += __ldcg(part + b);
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) *slot = s;
-  }
-  __syncthreads();
-  return *slot;  // rewritten only after the next device barrier
-}
 
 // What the point-wise phases of one block touch: its cells (rows [row0, row0 + cells / nx), x fastest), the
 // first kr / kx of which keep r / x in shared memory (cr, cx). Passed by value to the phases, which are not
@@ -243,7 +228,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     const double dot = stream_sweep<Real, S, kMode, false, T>(a.s, a.p, a.q, tiles, bars, pipe);
     store_block_partial<NT>(a.part_pq, dot);
     grid.sync();
-    const double pq = partials_total(a.part_pq, &sum_pq);
+    const double pq = grid_partials_total(a.part_pq, &sum_pq);
     const double rr = loop_rr;
     const long k = loop_k;
     if (!(pq > 0.0) || !isfinite(pq)) {
@@ -257,7 +242,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     const Real alpha = static_cast<Real>(rr / pq);
     store_block_partial<NT>(a.part_rr, update_r<NT, kU>(cells_of_block(), alpha));
     grid.sync();
-    const double rr_new = partials_total(a.part_rr, &sum_rr);
+    const double rr_new = grid_partials_total(a.part_rr, &sum_rr);
     // ---- C: x += alpha p, p = r + beta p, p's boundary ghosts ------------------------------------------
     const Real beta = static_cast<Real>(rr_new / rr);
     const BlockCells<Real> c = cells_of_block();

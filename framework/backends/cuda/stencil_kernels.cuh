@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/stencil/shape.hpp"
 
 namespace perksolve::cuda_detail {
@@ -518,21 +519,6 @@ struct StreamPipeState {
   int n_issued = 0;
   unsigned n_used = 0;
 };
-
-// The block's sum of squared residuals (fixed order) into partials[blockIdx.x].
-template <int NT>
-__device__ __forceinline__ void store_block_partial(double* partials, double rsum) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) rsum += __shfl_down_sync(0xffffffffu, rsum, o);
-  __shared__ double warp_sums[(NT + 31) / 32];
-  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = rsum;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    double s = 0.0;
-    for (int w = 0; w < (NT + 31) / 32; ++w) s += warp_sums[w];
-    partials[blockIdx.x] = s;
-  }
-}
 
 // One sweep of the streaming kernel by one block: every work item the block takes (static round-robin or,
 // DYN, from the global counter) streamed plane by plane from x to out. `tiles` is the dynamic shared memory
