@@ -18,6 +18,7 @@
 #include "framework/operators/csr_operator.hpp"
 #include "framework/runtime/run.hpp"
 #include "tests/gpu/gpu_test_support.hpp"
+#include "tests/gpu/persistent_cg_test_support.hpp"
 
 namespace perksolve {
 namespace {
@@ -170,20 +171,10 @@ void persistent_matches_operations() {
       EXPECT_LE(max_rel_diff(*gpu, *per.q, *ref.q), tol * scale);
 
     // Continue the persistent run in a second launch (the state hands over) and check the invariants.
-    req.iterations = longer;
-    req.first = compare;
-    req.rr = run.rr;
-    const PersistentCg more = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
-    ASSERT_TRUE(more.ran);
-    ASSERT_EQ(more.iterations, longer);
-    EXPECT_NEAR(more.rr, gpu->dot(*per.r, *per.r), (sizeof(Real) == 8 ? 1e-12 : 1e-5) * more.rr);
-    EXPECT_LT(more.rr, 1e-2 * rr0);  // it converges
-    auto ax = gpu->create_field(vector_layout(blk.rows));
-    gpu->spmv(*A, *per.x, nullptr, *ax);
-    gpu->axpby(Real(1), *per.b, Real(-1), *ax);  // ax = b - A x
-    gpu->axpby(Real(-1), *per.r, Real(1), *ax);  // - r
-    const double drift = std::sqrt(gpu->dot(*ax, *ax) / rr0);
-    EXPECT_LE(drift, sizeof(Real) == 8 ? 1e-11 : 1e-4) << "||b - A x - r|| / ||r0||";
+    gpu_test::expect_cg_invariants_after_more(
+        *gpu, req, compare, run.rr, longer, rr0, 1e-2, *per.x, *per.r, *per.b,
+        [&](const PersistentCgRequest& q) { return gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, q); },
+        [&](Field<Real>& x, Field<Real>& ax) { gpu->spmv(*A, x, nullptr, ax); });
   }
 }
 
@@ -200,31 +191,9 @@ TEST(CudaPersistentCg, StopsAtThresholdInChunks) {
   const double rr0 = cg_start(*gpu, *A, ref, blk.rows, 9);
   cg_start(*gpu, *A, per, blk.rows, 9);
   const std::vector<double> h = cg_by_operations(*gpu, *A, ref, rr0, 200);
-  const double threshold = 1e-6 * std::sqrt(rr0);
-  const int check_every = 3;
-  long expect = -1;
-  for (long k = 1; k <= 200 && expect < 0; ++k)
-    if (k % check_every == 0 && std::sqrt(h[k - 1]) <= threshold) expect = k;
-  ASSERT_GT(expect, 10);
-  long k = 0;
-  double rr = rr0;
-  PersistentCg run;
-  for (int chunk = 0; chunk < 100; ++chunk) {
-    PersistentCgRequest req;
-    req.iterations = 7;  // chunks that do not line up with the checks
-    req.first = k;
-    req.rr = rr;
-    req.check_every = check_every;
-    req.stop_abs = threshold;
-    run = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
-    ASSERT_TRUE(run.ran);
-    k += run.iterations;
-    rr = run.rr;
-    if (run.stop != PersistentCgStop::budget) break;
-  }
-  EXPECT_EQ(run.stop, PersistentCgStop::threshold);
-  EXPECT_EQ(k, expect);
-  EXPECT_NEAR(rr, h[expect - 1], 1e-9 * h[expect - 1]);
+  gpu_test::expect_stop_at_threshold_in_chunks(h, rr0, 1e-6 * std::sqrt(rr0), 3, [&](const PersistentCgRequest& req) {
+    return gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+  });
 }
 
 // p.Ap <= 0 stops before any update of that iteration.

@@ -19,6 +19,7 @@
 #include "framework/runtime/run.hpp"
 #include "framework/stencil/stencil.hpp"
 #include "tests/gpu/gpu_test_support.hpp"
+#include "tests/gpu/persistent_cg_test_support.hpp"
 
 namespace perksolve {
 namespace {
@@ -170,21 +171,13 @@ void matches_operations() {
     EXPECT_LE(rel_diff(*gpu, l, *per.q, *ref.q, false), tol * scale) << "q = A p of the last iteration";
 
     // Continue in a second launch (the state hands over) and check CG's invariants.
-    req.iterations = longer;
-    req.first = compare;
-    req.rr = run.rr;
-    const PersistentCg more = gpu->persistent_stencil_cg(A, faces, *per.x, *per.r, *per.p, *per.q, req);
-    ASSERT_TRUE(more.ran);
-    ASSERT_EQ(more.iterations, longer);
-    EXPECT_NEAR(more.rr, gpu->dot(*per.r, *per.r), (sizeof(Real) == 8 ? 1e-12 : 1e-5) * more.rr);
-    EXPECT_LT(more.rr, 0.5 * rr0);  // it converges
-    auto ax = gpu->create_field(l);
-    gpu->fill_boundary_faces(*per.x, faces, true);
-    gpu->apply_stencil(A, *per.x, *ax);
-    gpu->axpby(Real(1), *per.b, Real(-1), *ax);  // ax = b - A x
-    gpu->axpby(Real(-1), *per.r, Real(1), *ax);  // - r
-    const double drift = std::sqrt(gpu->dot(*ax, *ax) / rr0);
-    EXPECT_LE(drift, sizeof(Real) == 8 ? 1e-11 : 1e-4) << "||b - A x - r|| / ||r0||";
+    gpu_test::expect_cg_invariants_after_more(
+        *gpu, req, compare, run.rr, longer, rr0, 0.5, *per.x, *per.r, *per.b,
+        [&](const PersistentCgRequest& q) { return gpu->persistent_stencil_cg(A, faces, *per.x, *per.r, *per.p, *per.q, q); },
+        [&](Field<Real>& x, Field<Real>& ax) {
+          gpu->fill_boundary_faces(x, faces, true);
+          gpu->apply_stencil(A, x, ax);
+        });
   }
 }
 
@@ -224,31 +217,9 @@ TEST(CudaPersistentStencilCg, StopsAtThresholdInChunks) {
   const double rr0 = start(*gpu, A, faces, l, ref, 9);
   start(*gpu, A, faces, l, per, 9);
   const std::vector<double> h = by_operations(*gpu, A, faces, ref, rr0, 300);
-  const double threshold = 1e-6 * std::sqrt(rr0);
-  const int check_every = 3;
-  long expect = -1;
-  for (long k = 1; k <= 300 && expect < 0; ++k)
-    if (k % check_every == 0 && std::sqrt(h[k - 1]) <= threshold) expect = k;
-  ASSERT_GT(expect, 10);
-  long k = 0;
-  double rr = rr0;
-  PersistentCg run;
-  for (int chunk = 0; chunk < 100; ++chunk) {
-    PersistentCgRequest req;
-    req.iterations = 7;  // chunks that do not line up with the checks
-    req.first = k;
-    req.rr = rr;
-    req.check_every = check_every;
-    req.stop_abs = threshold;
-    run = gpu->persistent_stencil_cg(A, faces, *per.x, *per.r, *per.p, *per.q, req);
-    ASSERT_TRUE(run.ran);
-    k += run.iterations;
-    rr = run.rr;
-    if (run.stop != PersistentCgStop::budget) break;
-  }
-  EXPECT_EQ(run.stop, PersistentCgStop::threshold);
-  EXPECT_EQ(k, expect);
-  EXPECT_NEAR(rr, h[expect - 1], 1e-9 * h[expect - 1]);
+  gpu_test::expect_stop_at_threshold_in_chunks(h, rr0, 1e-6 * std::sqrt(rr0), 3, [&](const PersistentCgRequest& req) {
+    return gpu->persistent_stencil_cg(A, faces, *per.x, *per.r, *per.p, *per.q, req);
+  });
 }
 
 // p.Ap <= 0 (a negative definite stencil) stops before any update of that iteration.
