@@ -238,56 +238,34 @@ __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, c
   return g;
 }
 
-// A walk over slab a of a box's ghosts (cells numbered with the first axis fastest) from cell `start` by a fixed
-// stride. The cell's per-axis numbers u advance by the stride's mixed-radix digits with carries, so a cell costs
-// no division: the first version decoded every cell with three run-time divisions, which made one block's fill
-// of a wide 2D brick's streamed-axis face (2048 x R ghosts) cost as much as its sweep (perks.md, face fusion).
-struct FaceBoxCursor {
-  int e[3];     // candidates per axis in this slab
-  int u[3];     // the current cell's number on each axis
-  int step[3];  // the stride's digits (step[2] unbounded)
-
-  __device__ __forceinline__ FaceBoxCursor(const FaceBoxGhosts& g, int a, unsigned start, unsigned stride) {
-#pragma unroll
-    for (int b = 0; b < 3; ++b)
-      e[b] = (b < a ? 0 : g.count[b][0]) + (b == a ? 0 : g.count[b][1]) + (b < a ? 0 : g.count[b][2]);
-    digits(start, u);
-    digits(stride, step);
-  }
-  // n in the slab's mixed radix (e[0], e[1], unbounded); n < 2^20 (start < stride = the block size). The set-up
-  // divides four times per slab and thread; with the integer division sequence (~20 instructions each) the cursor
-  // made resident R = 1 sweeps 1.3-1.6 us slower (H200), since there a thread has one or two cells per box.
-  __device__ __forceinline__ void digits(unsigned n, int (&d)[3]) const {
-    unsigned r0, r1;
-    const unsigned q0 = divmod_small(n, static_cast<unsigned>(e[0]), r0);
-    const unsigned q1 = divmod_small(q0, static_cast<unsigned>(e[1]), r1);
-    d[0] = static_cast<int>(r0);
-    d[1] = static_cast<int>(r1);
-    d[2] = static_cast<int>(q1);
-  }
-  __device__ __forceinline__ void advance() {
-    u[0] += step[0];
-    const int c0 = u[0] >= e[0];
-    u[0] -= c0 ? e[0] : 0;
-    u[1] += step[1] + c0;
-    const int c1 = u[1] >= e[1];
-    u[1] -= c1 ? e[1] : 0;
-    u[2] += step[2] + c1;
-  }
-};
-
-// The cursor's cell of slab a: its index, source cell, and per axis distance (-1: not a ghost on that axis) and
-// side, as face_ghost_value takes them. On an axis before a the cell is in the box's own range, on a it is a
-// ghost, after a it is any candidate (low ghosts, own range, high ghosts in that order).
+// Cell k (0 <= k < g.total()) of the box's ghosts: its index, source cell, and per axis distance (-1: not a
+// ghost on that axis) and side, as face_ghost_value takes them. Two divisions (the last axis takes the
+// quotient), by divmod_small where the box has fewer than 2^20 ghost cells (`small`, the same for the whole box):
+// three integer divisions per cell made one block's fill of a wide 2D brick's streamed-axis face (2048 x R
+// ghosts) cost as much as its sweep (perks.md). A cursor that walked the cells with no division at all was tried
+// first (H200, docs/perf/perks.md): wide 2D stars gained as much, but 3D tiles and R = 1 bricks lost 5-20 %.
 template <class Real>
-__device__ __forceinline__ void face_box_cell(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
-                                              int a, const int (&uc)[3], int (&idx)[3], int (&src)[3], int (&dist)[3],
-                                              int (&side)[3]) {
+__device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceSet<Real>& fs, const FaceBoxGhosts& g,
+                                               long k, bool small, int (&idx)[3], int (&src)[3], int (&dist)[3],
+                                               int (&side)[3]) {
+  const int a = slab_of(g.slab, k);
+  unsigned q = static_cast<unsigned>(k);  // a box has far fewer than 2^32 ghost cells
 #pragma unroll
   for (int b = 0; b < 3; ++b) {
     const int cl = b < a ? 0 : g.count[b][0];
     const int co = b == a ? 0 : g.count[b][1];
-    const int u = uc[b];
+    const int ch = b < a ? 0 : g.count[b][2];
+    int u;
+    if (b < 2) {
+      const unsigned e = static_cast<unsigned>(cl + co + ch);
+      unsigned r;
+      const unsigned qn = small ? divmod_small(q, e, r) : q / e;
+      if (!small) r = q - qn * e;
+      u = static_cast<int>(r);
+      q = qn;
+    } else {
+      u = static_cast<int>(q);
+    }
     dist[b] = -1;
     side[b] = 0;
     if (u < cl) {
@@ -309,34 +287,29 @@ __device__ __forceinline__ void face_box_cell(const FieldLayout& l, const FaceSe
 
 // Block-cooperative: fills the ghosts of f whose source cells lie in the box; value_at(src) reads a source cell's
 // new value (from f itself, or from where the block keeps the box). The caller makes the box's new values
-// visible to the block first (__syncthreads after its stores). Slab by slab, U cells per thread and step, all
-// their sources read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
+// visible to the block first (__syncthreads after its stores). U cells per thread and step, all their sources
+// read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
 template <int NT, int U, class Real, class ValueAt>
 __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
                                                      const FaceBoxGhosts& g, ValueAt&& value_at) {
-  static_assert(NT <= 1024, "the cursor's divmod_small needs start and stride below 2^20");
-#pragma unroll 1
-  for (int a = 0; a < 3; ++a) {
-    const int n = static_cast<int>(g.slab[a]);  // a box has far fewer than 2^31 ghost cells
-    if (static_cast<int>(threadIdx.x) >= n) continue;  // no cell of this slab for the thread (no set-up either)
-    FaceBoxCursor cur(g, a, threadIdx.x, NT);
-    for (int base = threadIdx.x; base < n; base += NT * U) {
-      int idx[U][3], dist[U][3], side[U][3];
-      Real v[U];
+  const long total = g.total();
+  const bool small = total < (1L << 20);  // divmod_small is exact below 2^20
+  for (long base = threadIdx.x; base < total; base += static_cast<long>(NT) * U) {
+    int idx[U][3], dist[U][3], side[U][3];
+    Real v[U];
 #pragma unroll
-      for (int j = 0; j < U; ++j) {
-        if (base + j * NT < n) {
-          int src[3];
-          face_box_cell(l, fs, g, a, cur.u, idx[j], src, dist[j], side[j]);
-          v[j] = value_at(src);
-          cur.advance();
-        }
+    for (int j = 0; j < U; ++j) {
+      const long k = base + static_cast<long>(j) * NT;
+      int src[3];
+      if (k < total) {
+        face_box_ghost(l, fs, g, k, small, idx[j], src, dist[j], side[j]);
+        v[j] = value_at(src);
       }
-#pragma unroll
-      for (int j = 0; j < U; ++j)
-        if (base + j * NT < n)
-          f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
     }
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (base + static_cast<long>(j) * NT < total)
+        f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
   }
 }
 
