@@ -40,6 +40,13 @@ namespace {
 
 __device__ __forceinline__ double nan_max(double a, double b) { return (b > a || b != b) ? b : a; }
 
+// The persistent kernels decline periodic faces: their halos are the caller's copies.
+bool has_periodic_face(std::span<const BoundaryFace> faces) {
+  for (const BoundaryFace& f : faces)
+    if (f.bc.type == BoundaryType::periodic) return true;
+  return false;
+}
+
 template <class Real>
 __global__ void fill_kernel(Real* p, long n, Real v) {
   for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
@@ -471,22 +478,29 @@ double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
 }
 
 template <class Real>
-double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
-                                      Field<Real>& out, bool want_norm) {
-  const FieldLayout& l = x.layout();
-  check_reach(A, l);
+StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const FieldLayout& l, const Real* x,
+                                                       const Real* b, Real* out) const {
   StencilRequest<Real> r;
   r.stencil = &A;
   r.layout = l;
-  r.x = as_cuda(x).data();
-  r.b = b ? as_cuda(*b).data() : nullptr;
-  r.out = as_cuda(out).data();
-  r.scale = scale;
+  r.x = x;
+  r.b = b;
+  r.out = out;
   r.partials = partials_;
   r.work_counters = work_counters_;
   r.sm_count = sm_count_;
   r.stream = stream_;
   r.wide_tiles = wide_tiles_;
+  return r;
+}
+
+template <class Real>
+double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
+                                      Field<Real>& out, bool want_norm) {
+  const FieldLayout& l = x.layout();
+  check_reach(A, l);
+  StencilRequest<Real> r = stencil_request(A, l, as_cuda(x).data(), b ? as_cuda(*b).data() : nullptr, as_cuda(out).data());
+  r.scale = scale;
   const StencilMode m = mode == Mode::apply ? StencilMode::apply
                         : mode == Mode::residual ? StencilMode::residual
                                                  : StencilMode::jacobi;
@@ -766,21 +780,11 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     throw std::logic_error("persistent_sweeps: Jacobi sweeps need b, apply sweeps take none");
   check_reach(A, l);
   if (force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0 || q.sweeps <= 0 || A.shape.dim < 2) return res;
-  for (const BoundaryFace& f : faces)
-    if (f.bc.type == BoundaryType::periodic) return res;  // periodic halos are the caller's copies
+  if (has_periodic_face(faces)) return res;
   cuda_detail::PerksRequest<Real> pr;
   StencilRequest<Real>& r = pr.base;
-  r.stencil = &A;
-  r.layout = l;
-  r.x = as_cuda(x).data();
-  r.b = b ? as_cuda(*b).data() : nullptr;
-  r.out = nullptr;
+  r = stencil_request(A, l, as_cuda(x).data(), b ? as_cuda(*b).data() : nullptr, nullptr);
   r.scale = q.kind == SweepKind::jacobi ? static_cast<Real>(q.omega) / static_cast<Real>(A.center_coeff()) : Real(0);
-  r.partials = partials_;
-  r.work_counters = work_counters_;
-  r.wide_tiles = wide_tiles_;
-  r.sm_count = sm_count_;
-  r.stream = stream_;
   r.symmetric = A.shape.dim == 3 && mirror_symmetric(A);
   pr.y = as_cuda(y).data();
   if (!make_face_set(l, faces, homogeneous, pr.faces)) return res;
@@ -858,18 +862,9 @@ PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::spa
   if (builder_ || force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0 || req.iterations <= 0 ||
       A.shape.dim < 2 || l.size() > 0x7fffffffL)
     return res;
-  for (const BoundaryFace& f : faces)
-    if (f.bc.type == BoundaryType::periodic) return res;  // periodic halos are the caller's copies
+  if (has_periodic_face(faces)) return res;
   cuda_detail::StencilCgRequest<Real> c;
-  StencilRequest<Real>& base = c.base;
-  base.stencil = &A;
-  base.layout = l;
-  base.x = as_cuda(p).data();
-  base.out = as_cuda(q).data();
-  base.partials = partials_;
-  base.work_counters = work_counters_;
-  base.sm_count = sm_count_;
-  base.stream = stream_;
+  c.base = stencil_request(A, l, as_cuda(p).data(), nullptr, as_cuda(q).data());
   if (!make_face_set(l, faces, /*homogeneous=*/true, c.faces)) return res;
   c.x = as_cuda(x).data();
   c.r = as_cuda(r).data();

@@ -24,6 +24,10 @@ namespace cuda_ops {
 template <class Real>
 struct ProgramBuilder;  // persistent_program.cuh
 }
+namespace cuda_detail {
+template <class Real>
+struct StencilRequest;  // cuda_common.cuh
+}
 
 template <class Real>
 class CudaField final : public Field<Real> {
@@ -155,6 +159,9 @@ class CudaBackend final : public Backend<Real> {
   std::array<double, 2> finish_partials2(int count);
   void ensure_staging(std::size_t bytes);
   void ensure_device_scratch(std::size_t bytes);
+  // A stencil launch request on this backend's stream, partials and work counters (scale, symmetric: caller).
+  cuda_detail::StencilRequest<Real> stencil_request(const Stencil& A, const FieldLayout& l, const Real* x, const Real* b,
+                                                    Real* out) const;
   // After a persistent CG kernel: reads its result (iterations, stop code 0 budget / 1 threshold / 2 breakdown,
   // r.r, p.q; 4 doubles at result_dev) and its r.r history into a PersistentCg marked as run.
   PersistentCg read_persistent_cg_result(const double* result_dev, const double* history_dev);
