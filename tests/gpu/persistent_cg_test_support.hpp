@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "framework/backends/cuda/cuda_backend.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
 
 namespace perksolve::gpu_test {
 
@@ -65,6 +66,22 @@ void expect_cg_invariants_after_more(CudaBackend<Real>& gpu, PersistentCgRequest
   gpu.axpby(Real(-1), r, Real(1), *ax);  // - r
   const double drift = std::sqrt(gpu.dot(*ax, *ax) / rr0);
   EXPECT_LE(drift, sizeof(Real) == 8 ? 1e-11 : 1e-4) << "||b - A x - r|| / ||r0||";
+}
+
+// Breakdown: on an operator with p.Ap <= 0 (from r.r = rr0) the kernel stops before any update of its first
+// iteration: no iteration counted, p.q reported negative, x unchanged.
+template <class Real, class Launch>
+void expect_breakdown_before_any_update(CudaBackend<Real>& gpu, double rr0, const Field<Real>& x, Launch&& launch) {
+  const auto x0 = download(gpu, x);
+  PersistentCgRequest req;
+  req.iterations = 10;
+  req.rr = rr0;
+  const PersistentCg run = launch(req);
+  ASSERT_TRUE(run.ran);
+  EXPECT_EQ(run.stop, PersistentCgStop::breakdown);
+  EXPECT_EQ(run.iterations, 0);
+  EXPECT_LT(run.pq, 0.0);
+  EXPECT_EQ(download(gpu, x), x0);
 }
 
 }  // namespace perksolve::gpu_test
