@@ -51,6 +51,18 @@ def history(out):
     return [float(m.group(1)) for m in re.finditer(r"^\s+\d+ \S+ residual norm (\S+)", out, re.M)]
 
 
+def expect_auto_history_as_off(label, args):
+    """On the kokkos backend solver.persistent = "auto" runs the operation loop: the same residual history as
+    "off" (args: the deck, then overrides)."""
+    hist = {}
+    for mode in ("auto", "off"):
+        p = run([args[0], f'solver.persistent="{mode}"'] + args[1:] + ["monitor.every=1"], expect=0)
+        hist[mode] = history(p.stdout)
+    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
+        fail(f"{label} auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
+    print(f"{label} = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
+
+
 def true_residual(out):
     m = re.search(r"true relative residual \|\|b - A x\|\| / \|\|b\|\| = (\S+)", out)
     if not m:
@@ -421,28 +433,14 @@ def check_setup():
     if "backend 'kokkos' has no persistent CG" not in p.stderr:
         fail(f"persistent on, kokkos backend: unexpected message:\n{p.stderr}")
     print("persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
-    hist = {}
-    for mode in ("auto", "off"):
-        p = run([deck("cg_matrix_market.toml"), f'solver.persistent="{mode}"', 'solver.preconditioner.type="none"',
-                 "monitor.every=1"], expect=0)
-        hist[mode] = history(p.stdout)
-    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
-        fail(f"persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
-    print(f"persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
+    expect_auto_history_as_off("persistent", [deck("cg_matrix_market.toml"), 'solver.preconditioner.type="none"'])
     # The same for CG on a grid problem (the matrix-free persistent CG): "on" names the backend and the
     # operator; "auto" gives the history of "off".
     p = run([deck("cg_poisson3d.toml"), 'solver.persistent="on"', "grid.extents=[15,15,15]"], expect=1)
     if "backend 'kokkos' has no persistent CG for this operator (7-point stencil" not in p.stderr:
         fail(f"grid cg persistent on, kokkos backend: unexpected message:\n{p.stderr}")
     print("grid cg persistent = on on the kokkos backend: exit 1, " + p.stderr.strip().splitlines()[0])
-    hist = {}
-    for mode in ("auto", "off"):
-        p = run([deck("cg_poisson3d.toml"), f'solver.persistent="{mode}"', "grid.extents=[15,15,15]",
-                 "monitor.every=1"], expect=0)
-        hist[mode] = history(p.stdout)
-    if len(hist["auto"]) < 3 or hist["auto"] != hist["off"]:
-        fail(f"grid cg persistent auto vs off on the kokkos backend: {hist['auto']} vs {hist['off']}")
-    print(f"grid cg persistent = auto on the kokkos backend: {len(hist['auto']) - 1} iterations, the same history as off")
+    expect_auto_history_as_off("grid cg persistent", [deck("cg_poisson3d.toml"), "grid.extents=[15,15,15]"])
     # Persistent Jacobi and stencil iteration (PERKS sweeps): "on" needs a backend that has them (the Kokkos
     # backend has none: an error naming it) and, for stencil iteration, a halo that is only the boundary fill;
     # "auto" falls back to the same loop as "off"; the cache size is range-checked.
