@@ -70,25 +70,19 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The vectors and the start of an unpreconditioned CG from x = 0 on this project's backend, with the loop run
+// operation by operation (q = A p by the operator's apply_a()) and the persistent kernel's request.
 template <class Real>
-struct ProjectCg {
+struct CgRun {
   CudaBackend<Real>& be;
-  std::unique_ptr<SparseMatrix<Real>> A;
   FieldPtr<Real> b, x, r, p, q;
   double rr0 = 0;
 
-  ProjectCg(CudaBackend<Real>& backend, const CsrMatrix& M, const std::vector<Real>& rhs) : be(backend) {
-    A = be.create_sparse_matrix(to_csr_block(CsrMatrix(M)));
-    const FieldLayout l = vector_layout(M.n);
-    b = be.create_field(l);
-    x = be.create_field(l);
-    r = be.create_field(l);
-    p = be.create_field(l);
-    q = be.create_field(l);
-    be.upload(*b, rhs);
-    restart();
+  explicit CgRun(CudaBackend<Real>& backend) : be(backend) {}
+  void create(const FieldLayout& l) {
+    for (FieldPtr<Real>* f : {&b, &x, &r, &p, &q}) *f = be.create_field(l);
   }
-  void restart() {
+  void start() {
     be.fill(*x, Real(0));
     be.copy(*b, *r);
     be.copy(*b, *p);
@@ -97,11 +91,12 @@ struct ProjectCg {
   }
   // `n` iterations operation by operation; stops early when `until` (> 0) is reached at a check. Returns
   // the iterations done (the check at the top of an iteration, like the solver).
-  long operations(long n, double until = -1.0, std::vector<double>* history = nullptr) {
+  template <class ApplyA>
+  long operations(long n, double until, std::vector<double>* history, ApplyA&& apply_a) {
     double rr = rr0;
     for (long k = 0; k < n; ++k) {
       if (until > 0 && std::sqrt(rr) <= until) return k;
-      be.spmv(*A, *p, nullptr, *q);
+      apply_a();
       const double pq = be.dot(*p, *q);
       const double rr_new = be.cg_update(static_cast<Real>(rr / pq), *p, *q, *x, *r);
       be.axpby(Real(1), *r, static_cast<Real>(rr_new / rr), *p);
@@ -110,27 +105,46 @@ struct ProjectCg {
     }
     return n;
   }
-  PersistentCg persistent(long n, double until = -1.0) {
+  PersistentCgRequest request(long n, double until) const {
     PersistentCgRequest req;
     req.iterations = n;
     req.rr = rr0;
     req.check_every = until > 0 ? 1 : 0;
     req.stop_abs = until;
-    return be.persistent_cg(*A, *x, *r, *p, *q, req);
+    return req;
+  }
+};
+
+// CG on an assembled matrix (CSR).
+template <class Real>
+struct ProjectCg : CgRun<Real> {
+  using CgRun<Real>::be;
+  std::unique_ptr<SparseMatrix<Real>> A;
+
+  ProjectCg(CudaBackend<Real>& backend, const CsrMatrix& M, const std::vector<Real>& rhs) : CgRun<Real>(backend) {
+    A = be.create_sparse_matrix(to_csr_block(CsrMatrix(M)));
+    this->create(vector_layout(M.n));
+    be.upload(*this->b, rhs);
+    restart();
+  }
+  void restart() { this->start(); }
+  long operations(long n, double until = -1.0, std::vector<double>* history = nullptr) {
+    return CgRun<Real>::operations(n, until, history, [&] { be.spmv(*A, *this->p, nullptr, *this->q); });
+  }
+  PersistentCg persistent(long n, double until = -1.0) {
+    return be.persistent_cg(*A, *this->x, *this->r, *this->p, *this->q, this->request(n, until));
   }
 };
 
 // The same CG on a constant stencil (matrix-free): laplace7 / laplace27 as grid operators.
 template <class Real>
-struct StencilCg {
-  CudaBackend<Real>& be;
+struct StencilCg : CgRun<Real> {
+  using CgRun<Real>::be;
   Stencil A;
   FieldLayout l;
   std::vector<BoundaryFace> faces;
-  FieldPtr<Real> b, x, r, p, q;
-  double rr0 = 0;
 
-  StencilCg(CudaBackend<Real>& backend, int n, bool box, const std::vector<Real>& rhs) : be(backend) {
+  StencilCg(CudaBackend<Real>& backend, int n, bool box, const std::vector<Real>& rhs) : CgRun<Real>(backend) {
     A = make_stencil(box ? "laplace27" : "laplace7", {3, box ? ShapeKind::box : ShapeKind::star, 1});
     for (int i = 0; i < A.size(); ++i) {
       const Offset o = A.offsets[i];
@@ -147,38 +161,22 @@ struct StencilCg {
     for (int k = 0; k < n; ++k)
       for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) hb[static_cast<std::size_t>(l.index(i, j, k))] = rhs[static_cast<std::size_t>(row++)];
-    for (FieldPtr<Real>* f : {&b, &x, &r, &p, &q}) *f = be.create_field(l);
-    be.upload(*b, hb);
+    this->create(l);
+    be.upload(*this->b, hb);
     restart();
   }
   void restart() {
-    be.fill(*x, Real(0));
-    be.copy(*b, *r);
-    be.copy(*b, *p);
-    be.fill_boundary_faces(*p, faces, true);
-    be.fill(*q, Real(0));
-    rr0 = be.dot(*r, *r);
+    this->start();
+    be.fill_boundary_faces(*this->p, faces, true);
   }
   long operations(long n, double until = -1.0) {
-    double rr = rr0;
-    for (long k = 0; k < n; ++k) {
-      if (until > 0 && std::sqrt(rr) <= until) return k;
-      be.fill_boundary_faces(*p, faces, true);
-      be.apply_stencil(A, *p, *q);
-      const double pq = be.dot(*p, *q);
-      const double rr_new = be.cg_update(static_cast<Real>(rr / pq), *p, *q, *x, *r);
-      be.axpby(Real(1), *r, static_cast<Real>(rr_new / rr), *p);
-      rr = rr_new;
-    }
-    return n;
+    return CgRun<Real>::operations(n, until, nullptr, [&] {
+      be.fill_boundary_faces(*this->p, faces, true);
+      be.apply_stencil(A, *this->p, *this->q);
+    });
   }
   PersistentCg persistent(long n, double until = -1.0) {
-    PersistentCgRequest req;
-    req.iterations = n;
-    req.rr = rr0;
-    req.check_every = until > 0 ? 1 : 0;
-    req.stop_abs = until;
-    return be.persistent_stencil_cg(A, faces, *x, *r, *p, *q, req);
+    return be.persistent_stencil_cg(A, faces, *this->x, *this->r, *this->p, *this->q, this->request(n, until));
   }
 };
 
