@@ -88,6 +88,11 @@ step test_gpu_backend_large "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUD
   "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
 step test_gpu_backend_medium "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=medium \
   "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+# The large tier has a variant per memory class (CudaBackend::fast_memory_tiles): each forced in turn.
+for mem in fast normal; do
+  step "test_gpu_backend_large_$mem" "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=large \
+    PERKSOLVE_CUDA_MEMORY=$mem "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+done
 
 if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null; then
   # Short: the small-grid suites (every shape/op on ~16K cells); the large-grid cases are left out.

@@ -426,41 +426,65 @@ int main(int argc, char** argv) {
   // now aligned (FieldLayout::align = 32, --row-align): the production kernels moved 3d7pt fp64 0.893 ->
   // 0.919 and fp32 0.783 -> 0.873; 16-byte loads no longer need the per-row shift, so they are tried again,
   // with dynamic items everywhere (interleaved, each variant twice).
+  // Round 6 (2026-11-25, H200: 4.25 TB/s copy, 1.27x the H100's with the same 132 SMs): the production
+  // kernels fell to 0.80 (3d7pt fp64), 0.64 (fp32), 0.79 (27-point CSE fp64) of the copy bound. Little's law
+  // asks for ~1.3x the bytes in flight of the H100, so deeper rings, bulk copies and taller tiles are tried
+  // again (each variant twice, interleaved). Earlier rounds: docs/perf/two-load-stencils.md.
+  // Round 6 results (benchmarks/results/gpu-h200-2026-11-25-stencils/run2): bulk (TMA) row copies win on the
+  // H200: 3d7pt fp64 512 x 2 bulk NS 4 0.877-0.879 (scalar NS 3 0.80), 27-point CSE bulk NS 4 0.867-0.872
+  // (0.78), fp32 256 x 16 two blocks per SM bulk NS 6 0.79 (0.64). Round 7: around those.
   using D7 = Tune<512, 2, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 (large tier)
   if (only.empty() || only == "3d7pt_f64") {
     std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 1, false, 8, true>>("512_vec16cg", {8}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 3, false, 8, true>>("512_bulk", {8}));
-      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("256x4x2", {8}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 0, false, 8, true>>("512_ns4", {8}));
-      v.push_back(mk<double, S7, false, D7>("cur", {4, 8, 16}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>>("512_bulk_ns4", {4, 8, 16}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 3, false, 8, true>>("512_bulk_ns3", {8}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 5, 1, 3, false, 8, true>>("512_bulk_ns5", {8}));
+      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>>("256x8_bulk_ns4", {8}));
+      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 2, 6, 2, 3, false, 8, true>>("512x2_2blk_bulk_ns6", {8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 6, 2, 3, false, 8, true>>("256x8_2blk_bulk_ns6", {8}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
   using F7 = Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>;  // production fp32 (large tier)
-  // Round 4 results (gpu-h100-2026-11-23-c/sweep_f32.log): production 0.866-0.872, 16-byte .ca 0.865, .cg
-  // 0.860, 512 x 8 bulk 0.854-0.861, scalar 0.758, MY 2 0.733; ipb 4 / 16: 0.80 / 0.835. Round 5: taller
-  // tiles (MY 8: 256 x 32, y-halo 1/16 instead of 1/8), narrower and taller, two blocks per SM.
   if (only.empty() || only == "3d7pt_f32") {
     std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 8, 4, 1, 3, false, 8, true>>("256x32_bulk", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 8, 3, 1, 2, false, 8, true>>("256x32_vec16ca", {8}));
-      v.push_back(mk<float, S7, false, Tune<128, 8, 1, 4, 4, 1, 3, false, 8, true>>("128x32_bulk", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>("256x16_2blk_bulk", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 3, 1, 2, false, 8, true>>("vec16ca_ns3", {8}));
-      v.push_back(mk<float, S7, false, F7>("cur", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 6, 2, 3, false, 8, true>>("256x16_2blk_ns6", {4, 8, 16}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>("256x16_2blk_ns4", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 8, 2, 3, false, 8, true>>("256x16_2blk_ns8", {8}));
+      v.push_back(mk<float, S7, false, Tune<512, 1, 1, 8, 6, 2, 3, false, 8, true>>("512x8_2blk_ns6", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 8, 2, 3, false, 8, true>>("256x8_2blk_ns8", {8}));
+      v.push_back(mk<float, S7, false, Tune<128, 4, 1, 8, 6, 2, 3, false, 8, true>>("128x32_2blk_ns6", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 8, 3, 3, false, 8, true>>("256x8_3blk_ns8", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 8, 4, 3, false, 8, true>>("256x8_4blk_ns8", {8}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  if (only.empty() || only == "3d27sym_f64")
-    run_case<double>("3d27sym", sym,
-                     {mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("cur", {8}),
-                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 1, false, 8, true>>("vec16cg", {8}),
-                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 3, false, 8, true>>("bulk", {8}),
-                      mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>("cur", {8})},
-                     n3d, n2d, reps, best);
+  using D27 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production 27-point CSE fp64
+  if (only.empty() || only == "3d27sym_f64") {
+    std::vector<Var<double>> v{mk<double, S27, true, D27>("cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>>("bulk_ns4", {4, 8, 16}));
+      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 3, false, 8, true>>("bulk_ns3", {8}));
+      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 5, 1, 3, false, 8, true>>("bulk_ns5", {8}));
+      v.push_back(mk<double, S27, true, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>>("512_bulk_ns4", {8}));
+      v.push_back(mk<double, S27, true, Tune<256, 2, 1, 2, 6, 2, 3, false, 8, true>>("256x4_2blk_bulk_ns6", {8}));
+    }
+    run_case<double>("3d27sym", sym, v, n3d, n2d, reps, best);
+  }
+  using D5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0>;  // production 2D R <= 4 fp64
+  if (only.empty() || only == "2d5pt_f64") {
+    std::vector<Var<double>> v{mk<double, S5, false, D5>("cur")};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 3, false, 0>>("bulk_ns8"));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 12, 1, 3, false, 0>>("bulk_ns12"));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 12, 1, 0, false, 0>>("ns12"));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 4, 1, 8, 1, 3, false, 0>>("2048_bulk_ns8"));
+      v.push_back(mk<double, S5, false, D5>("cur"));
+    }
+    run_case<double>("2d5pt", st5, v, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S5;
   CK(cudaDeviceSynchronize());

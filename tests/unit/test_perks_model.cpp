@@ -38,6 +38,20 @@ PerksDomainModel fitting_domain() {
   return dom;
 }
 
+// The fast-memory stencil tiles: an H200 (HBM3e at 3.2 GHz on a 6144-bit bus, 4.9 TB/s, 37 KB in flight per SM)
+// takes them, an H100 SXM (3.35 TB/s, 25.4 KB) does not, nor a device whose bandwidth is unknown.
+TEST(PerksModel, FastMemoryTilesFollowTheBytesInFlightPerSm) {
+  PerksDeviceModel d = h100_like();
+  EXPECT_FALSE(perks_fast_memory(d));
+  d.bandwidth = 2.0 * 3201e6 * 6144 / 8;
+  EXPECT_TRUE(perks_fast_memory(d));
+  d.sms = 264;  // the same memory over twice the SMs: 18.6 KB per SM
+  EXPECT_FALSE(perks_fast_memory(d));
+  d.bandwidth = 0;
+  d.sms = 132;
+  EXPECT_FALSE(perks_fast_memory(d));
+}
+
 TEST(PerksModel, RingShareOfTiles) {
   // 3D 7-point fp64 PERKS tile 256 x 4, R = 1, sector halo 4 in x: stores 516 of 1024, loads 560 halo cells.
   EXPECT_NEAR(tile_ring_share(256, 4, 1, 1, 4, 1), (516.0 + 560.0) / 2048.0, 1e-15);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -301,6 +302,14 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
     perks_device_.smem_per_block = optin;
     perks_device_.bandwidth = mem_khz > 0 && bus_bits > 0 ? 2.0 * mem_khz * 1e3 * bus_bits / 8.0 : 3.35e12;
   }
+  // (before any allocation: a bad value throws from the constructor)
+  fast_memory_ = cuda_detail::perks_fast_memory(perks_device_);
+  if (const char* t = std::getenv("PERKSOLVE_CUDA_MEMORY")) {
+    const std::string v(t);
+    if (v != "fast" && v != "normal")
+      throw std::invalid_argument("PERKSOLVE_CUDA_MEMORY='" + v + "': expected 'fast' or 'normal'");
+    fast_memory_ = v == "fast";
+  }
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
@@ -491,6 +500,7 @@ StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const 
   r.sm_count = sm_count_;
   r.stream = stream_;
   r.wide_tiles = wide_tiles_;
+  r.fast_memory = fast_memory_;
   return r;
 }
 

@@ -51,6 +51,7 @@ struct StencilRequest {
   cudaStream_t stream = nullptr;
   bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)
   bool wide_tiles = true;  // false: the exact K&D two-load tile (one output per thread and plane)
+  bool fast_memory = false;  // the large tier takes its fast-memory variant (perks_fast_memory in perks_model.hpp)
 };
 
 // Launchers implemented in the per-(dim, precision) translation units. They return the number of

@@ -73,6 +73,15 @@ inline double perks_needed_per_sm(const PerksDeviceModel& dev) {
   return dev.bandwidth * dev.latency / std::max(1, dev.sms);
 }
 
+// Whether the per-sweep streaming kernels take their "fast memory" large tiles (stencil_kernels.cuh,
+// LargeFastMemTuneSel): bulk (TMA) row copies with a 4-stage ring, the variants that won on an H200, whose SMs
+// must keep ~37 KB in flight (4.8 TB/s over 132 SMs). On an H100 (~25 KB per SM) the scalar-load tiles were
+// faster (docs/perf/two-load-stencils.md, rounds 3-4 and 6-7). The threshold lies between the two.
+constexpr double kFastMemoryInflightPerSm = 31.0 * 1024.0;
+inline bool perks_fast_memory(const PerksDeviceModel& dev) {
+  return dev.bandwidth > 0 && perks_needed_per_sm(dev) > kFastMemoryInflightPerSm;
+}
+
 // The fewest blocks per SM that keep the needed bytes in flight, within the occupancy (the most if none do).
 // It does not depend on the domain or the cache, so a launcher can split its work before planning the cache.
 inline int perks_blocks_per_sm(const PerksDeviceModel& dev, const PerksTileModel& tile) {

@@ -99,7 +99,7 @@ template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_pipelined(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
   if (pr.base.work_counters == nullptr) return PerksLaunch{};
-  return with_wide_tune<Real, S, kHasB>(pr.base.layout, [&](auto tag) {
+  return with_wide_tune<Real, S, kHasB>(pr.base.layout, pr.base.fast_memory, [&](auto tag) {
     return launch_perks_pipelined_tile<Real, S, MODE, SYM, typename decltype(tag)::type>(pr);
   });
 }

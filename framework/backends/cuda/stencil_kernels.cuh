@@ -240,12 +240,34 @@ struct LargeTuneSel {
                                             Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>,
                          Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>>>;
 };
+// Large on a device with fast memory (StencilRequest::fast_memory, perks_fast_memory in perks_model.hpp: an SM
+// must keep > 31 KB in flight, e.g. the H200's 4.8 TB/s over 132 SMs). Rounds 6-7 of the sweep on an H200
+// (benchmarks/results/gpu-h200-2026-11-25-stencils/) found bulk (TMA) row copies on a 4-stage ring 10-25 %
+// faster than the tiles above there (on the H100 they were slower for fp64: 0.843 vs 0.909):
+//   fp64 3D 7-point: 512 x 2 threads x (1 x 2), items of ~16 per block (0.888-0.890 of the copy bound vs 0.80);
+//   fp64 3D other R=1: 256 x 4 threads x (1 x 2), items of ~4 per block (27-point CSE 0.880 vs 0.79);
+//   fp32 3D 7-point: 256 x 2 threads x (1 x 8), two blocks per SM (0.80 vs 0.64 with one block of 1024 threads:
+//                    ncu put a third of the warps' cycles at the block barrier of the plane).
+// (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.) Everything else: the large
+// tile.
+template <class Real, ShapeSpec S, bool HASB>
+struct LargeFastMemTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  using type = std::conditional_t<
+      !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
+      std::conditional_t<F64,
+                         std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
+                                            Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
+                         Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>>;
+};
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
 using WideMediumTune = typename MediumTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
 using WideLargeTune = typename LargeTuneSel<Real, S, HASB>::type;
+template <class Real, ShapeSpec S, bool HASB>
+using WideLargeFastMemTune = typename LargeFastMemTuneSel<Real, S, HASB>::type;
 
 constexpr int kMaxTemplatedPoints = 27;
 
@@ -932,13 +954,19 @@ template <class T>
 struct TuneTag {
   using type = T;
 };
-// Calls f(TuneTag<T>{}) with the wide tile T chosen for this layout (or forced by the environment).
+// Calls f(TuneTag<T>{}) with the wide tile T chosen for this layout (or forced by the environment); the large
+// tier takes its fast-memory variant where the request says so (StencilRequest::fast_memory).
 template <class Real, ShapeSpec S, bool kHasB, class F>
-decltype(auto) with_wide_tune(const FieldLayout& layout, F&& f) {
+decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f) {
   using Small = WideTune<Real, S, kHasB>;
   using Medium = WideMediumTune<Real, S, kHasB>;
   using Large = WideLargeTune<Real, S, kHasB>;
+  using LargeFast = WideLargeFastMemTune<Real, S, kHasB>;
   const int forced = wide_tile_override();
+  if constexpr (!std::is_same_v<LargeFast, Large>) {
+    if (fast_memory && (forced == 3 || (forced == 0 && tile_fits<Real, S, LargeFast>(layout))))
+      return f(TuneTag<LargeFast>{});
+  }
   if constexpr (!std::is_same_v<Large, Medium>) {
     if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(layout))) return f(TuneTag<Large>{});
   }
@@ -952,7 +980,7 @@ template <class Real, ShapeSpec S, int MODE, bool SYM>
 int launch_stream_variant(const StencilRequest<Real>& r) {
   constexpr bool kHasB = stencil_mode_has_b(MODE);
   if (!r.wide_tiles) return launch_stream_stencil<Real, S, MODE, SYM, TwoLoadTune<Real, S>>(r);
-  return with_wide_tune<Real, S, kHasB>(r.layout, [&](auto tag) {
+  return with_wide_tune<Real, S, kHasB>(r.layout, r.fast_memory, [&](auto tag) {
     return launch_stream_stencil<Real, S, MODE, SYM, typename decltype(tag)::type>(r);
   });
 }
