@@ -433,57 +433,37 @@ int main(int argc, char** argv) {
   // Round 6 results (benchmarks/results/gpu-h200-2026-11-25-stencils/run2): bulk (TMA) row copies win on the
   // H200: 3d7pt fp64 512 x 2 bulk NS 4 0.877-0.879 (scalar NS 3 0.80), 27-point CSE bulk NS 4 0.867-0.872
   // (0.78), fp32 256 x 16 two blocks per SM bulk NS 6 0.79 (0.64). Round 7: around those.
-  using D7 = Tune<512, 2, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 (large tier)
+  // Round 7 results (run3): fp64 3d7pt bulk NS 4 0.883-0.890 (NS 3 / 5: 0.79 / 0.78), 27-point bulk NS 4
+  // 0.872-0.881, fp32 256 x 16 two blocks per SM bulk NS 4-6 0.80; these are now the fast-memory large tiles
+  // (LargeFastMemTuneSel). Round 8 (run5): around them (wider rows, streaming stores, other row counts): fp64
+  // nothing better (0.888-0.893; 1024 x 2 0.63, streaming stores 0.88), fp32 6 rows per thread 0.826-0.833 vs 8 rows
+  // 0.795-0.809 (now the production tile).
+  using D7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64, fast memory
   if (only.empty() || only == "3d7pt_f64") {
-    std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {8})};
+    std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {16})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>>("512_bulk_ns4", {4, 8, 16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 3, false, 8, true>>("512_bulk_ns3", {8}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 5, 1, 3, false, 8, true>>("512_bulk_ns5", {8}));
-      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>>("256x8_bulk_ns4", {8}));
-      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 2, 6, 2, 3, false, 8, true>>("512x2_2blk_bulk_ns6", {8}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 6, 2, 3, false, 8, true>>("256x8_2blk_bulk_ns6", {8}));
+      v.push_back(mk<double, S7, false, Tune<1024, 1, 1, 2, 4, 1, 3, false, 16, true>>("1024x2_bulk", {16}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, true, 16, true>>("512_bulk_stcs", {16}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 3, 4, 1, 3, false, 16, true>>("512x6_bulk", {16}));
+      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 2, 4, 2, 3, false, 16, true>>("512x2_2blk_bulk_ns4", {16}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 16, true>>("256x8_2blk_bulk_ns4", {16}));
+      v.push_back(mk<double, S7, false, D7>("cur", {16, 32}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  using F7 = Tune<256, 4, 1, 4, 4, 1, 3, false, 8, true>;  // production fp32 (large tier)
+  using F7 = Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>;  // production fp32 of round 7
   if (only.empty() || only == "3d7pt_f32") {
     std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 6, 2, 3, false, 8, true>>("256x16_2blk_ns6", {4, 8, 16}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>("256x16_2blk_ns4", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 8, 2, 3, false, 8, true>>("256x16_2blk_ns8", {8}));
-      v.push_back(mk<float, S7, false, Tune<512, 1, 1, 8, 6, 2, 3, false, 8, true>>("512x8_2blk_ns6", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 8, 2, 3, false, 8, true>>("256x8_2blk_ns8", {8}));
-      v.push_back(mk<float, S7, false, Tune<128, 4, 1, 8, 6, 2, 3, false, 8, true>>("128x32_2blk_ns6", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 8, 3, 3, false, 8, true>>("256x8_3blk_ns8", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 8, 4, 3, false, 8, true>>("256x8_4blk_ns8", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, true, 8, true>>("stcs", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 5, 2, 3, false, 8, true>>("ns5", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>("256x12_2blk", {8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 8, true>>("256x8_2blk", {8}));
+      v.push_back(mk<float, S7, false, Tune<512, 1, 1, 8, 4, 2, 3, false, 8, true>>("512x8_2blk_ns4", {8}));
+      v.push_back(mk<float, S7, false, Tune<128, 4, 1, 8, 4, 2, 3, false, 8, true>>("128x32_2blk_ns4", {8}));
+      v.push_back(mk<float, S7, false, F7>("cur", {8, 16}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
-  using D27 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production 27-point CSE fp64
-  if (only.empty() || only == "3d27sym_f64") {
-    std::vector<Var<double>> v{mk<double, S27, true, D27>("cur", {8})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>>("bulk_ns4", {4, 8, 16}));
-      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 3, 1, 3, false, 8, true>>("bulk_ns3", {8}));
-      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 5, 1, 3, false, 8, true>>("bulk_ns5", {8}));
-      v.push_back(mk<double, S27, true, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>>("512_bulk_ns4", {8}));
-      v.push_back(mk<double, S27, true, Tune<256, 2, 1, 2, 6, 2, 3, false, 8, true>>("256x4_2blk_bulk_ns6", {8}));
-    }
-    run_case<double>("3d27sym", sym, v, n3d, n2d, reps, best);
-  }
-  using D5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0>;  // production 2D R <= 4 fp64
-  if (only.empty() || only == "2d5pt_f64") {
-    std::vector<Var<double>> v{mk<double, S5, false, D5>("cur")};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 3, false, 0>>("bulk_ns8"));
-      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 12, 1, 3, false, 0>>("bulk_ns12"));
-      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 12, 1, 0, false, 0>>("ns12"));
-      v.push_back(mk<double, S5, false, Tune<512, 1, 4, 1, 8, 1, 3, false, 0>>("2048_bulk_ns8"));
-      v.push_back(mk<double, S5, false, D5>("cur"));
-    }
-    run_case<double>("2d5pt", st5, v, n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S5;

@@ -246,8 +246,9 @@ struct LargeTuneSel {
 // faster than the tiles above there (on the H100 they were slower for fp64: 0.843 vs 0.909):
 //   fp64 3D 7-point: 512 x 2 threads x (1 x 2), items of ~16 per block (0.888-0.890 of the copy bound vs 0.80);
 //   fp64 3D other R=1: 256 x 4 threads x (1 x 2), items of ~4 per block (27-point CSE 0.880 vs 0.79);
-//   fp32 3D 7-point: 256 x 2 threads x (1 x 8), two blocks per SM (0.80 vs 0.64 with one block of 1024 threads:
-//                    ncu put a third of the warps' cycles at the block barrier of the plane).
+//   fp32 3D 7-point: 256 x 2 threads x (1 x 6), two blocks per SM (0.83 vs 0.64 with one block of 1024 threads:
+//                    ncu put a third of the warps' cycles at the block barrier of the plane; 8 rows per thread
+//                    0.80, 4 rows 0.77, round 8).
 // (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.) Everything else: the large
 // tile.
 template <class Real, ShapeSpec S, bool HASB>
@@ -258,7 +259,7 @@ struct LargeFastMemTuneSel {
       std::conditional_t<F64,
                          std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
                                             Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
-                         Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>>>;
+                         Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>;
 };
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
