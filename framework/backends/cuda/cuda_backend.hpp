@@ -139,9 +139,6 @@ class CudaBackend final : public Backend<Real> {
   // variable PERKSOLVE_CUDA_TILES=two_load|wide sets the initial choice.
   void set_wide_tiles(bool on) { wide_tiles_ = on; }
   bool wide_tiles() const { return wide_tiles_; }
-  // Whether large grids take the fast-memory stencil tiles (bulk row copies; cuda_detail::perks_fast_memory of
-  // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal).
-  bool fast_memory_tiles() const { return fast_memory_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
@@ -186,7 +183,8 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
-  bool fast_memory_ = false;
+  bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
+                              // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
   long program_small_work_ = kProgramSmallWork;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations
