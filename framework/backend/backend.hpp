@@ -198,6 +198,11 @@ class Backend {
   // ---- stencils (inputs must have up-to-date ghosts) ---------------------------------------------
   // out = S * in
   virtual void apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) = 0;
+  // out = S * in and the global in . out in one pass (CG's q = A p with p.q). Default: apply_stencil, then dot.
+  virtual double apply_stencil_dot(const Stencil& s, const Field<Real>& in, Field<Real>& out) {
+    apply_stencil(s, in, out);
+    return dot(in, out);
+  }
   // r = b - A x
   virtual void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) = 0;
   // x_new = x + omega * D^{-1} (b - A x), D = centre coefficient of A. Returns the global
@@ -310,6 +315,13 @@ class Backend {
   // for it on an asynchronous backend. Default: cg_update with the norm discarded.
   virtual void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
     (void)cg_update(alpha, p, q, x, r);
+  }
+  // The end of a preconditioned CG iteration in one pass: x += alpha p, then p = z + beta p (reads x, p, z;
+  // writes x, p). Default: axpby(alpha, p, 1, x), then axpby(1, z, beta, p); a backend that fuses them gives
+  // the same values.
+  virtual void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
+    axpby(alpha, p, Real(1), x);
+    axpby(Real(1), z, beta, p);
   }
   // Two dot products in one reduction: {x.y, u.v}.
   virtual std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,

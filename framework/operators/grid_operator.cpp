@@ -20,6 +20,13 @@ void GridOperator<Real>::apply(Field<Real>& x, Field<Real>& y) {
 }
 
 template <class Real>
+double GridOperator<Real>::apply_dot(Field<Real>& x, Field<Real>& y) {
+  if (coeffs_) return LinearOperator<Real>::apply_dot(x, y);
+  halo_.update(x, /*homogeneous=*/true);
+  return be_.apply_stencil_dot(stencil_, x, y);
+}
+
+template <class Real>
 void GridOperator<Real>::residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) {
   residual_bc(b, x, r, false);
 }

@@ -22,6 +22,7 @@ class GridOperator final : public LinearOperator<Real> {
   Backend<Real>& backend() const override { return be_; }
   const FieldLayout& layout() const override { return layout_; }
   void apply(Field<Real>& x, Field<Real>& y) override;
+  double apply_dot(Field<Real>& x, Field<Real>& y) override;
   void residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) override;
   void diagonal(Field<Real>& d) override;
   double jacobi_sweep(Real omega, const Field<Real>& b, Field<Real>& x, Field<Real>& x_new) override;

@@ -22,6 +22,11 @@ class LinearOperator {
   // y = A x for corrections and search directions: boundary ghosts of x are refreshed with
   // *homogeneous* boundary values (the linear part of the affine discrete operator).
   virtual void apply(Field<Real>& x, Field<Real>& y) = 0;
+  // apply() and the global x . y in one pass where the backend fuses them (CG's q = A p with p.q).
+  virtual double apply_dot(Field<Real>& x, Field<Real>& y) {
+    apply(x, y);
+    return backend().dot(x, y);
+  }
   // r = b - A x with the problem's boundary values.
   virtual void residual(const Field<Real>& b, Field<Real>& x, Field<Real>& r) = 0;
   // d = diag(A).

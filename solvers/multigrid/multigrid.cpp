@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 #include "framework/runtime/sampling.hpp"
 #include "framework/util/log.hpp"
@@ -397,13 +399,44 @@ std::string Multigrid<Real>::describe() const {
   return s;
 }
 
+namespace {
+
+// Chebyshev smoothing of degree up to this runs in product form (one Jacobi sweep per root, the cost of
+// weighted Jacobi); higher degrees use the three-term recurrence, which stays stable at any degree.
+constexpr long kChebyshevProductMaxDegree = 4;
+
+// Weights of the Chebyshev polynomial of degree k on [lo, hi] in product form: the error propagator
+// T_k((theta - lambda) / delta) / T_k(theta / delta) = prod_i (1 - lambda / lambda_i), with roots
+// lambda_i = theta + delta cos((2i - 1) pi / (2k)); sweep i is a Jacobi sweep with omega_i = 1 / lambda_i.
+// Largest root first; `reverse` gives the opposite order (post-smoothing: the adjoint of pre-smoothing).
+std::vector<double> chebyshev_product_weights(long k, double lo, double hi, bool reverse) {
+  const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo);
+  std::vector<double> w(static_cast<std::size_t>(k));
+  for (long i = 0; i < k; ++i)
+    w[static_cast<std::size_t>(i)] = 1.0 / (theta + delta * std::cos((2.0 * static_cast<double>(i) + 1.0) * std::numbers::pi / (2.0 * static_cast<double>(k))));
+  if (reverse) std::reverse(w.begin(), w.end());
+  return w;
+}
+
+}  // namespace
+
 template <class Real>
 void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
   Level& v = *levels_[l];
   Backend<Real>& be = *v.be;
+  const std::string& type = cfg_.smoother.type;
+  // Jacobi-type smoothers: one weight per sweep (weighted Jacobi: omega every sweep; Chebyshev of low degree
+  // in product form). Empty for the others.
+  std::vector<double> weights;
+  if (type == "jacobi") {
+    weights.assign(static_cast<std::size_t>(std::max(0L, sweeps)), v.omega);
+  } else if (type == "chebyshev" && sweeps <= kChebyshevProductMaxDegree) {
+    weights = chebyshev_product_weights(sweeps, cfg_.smoother.lower * v.lambda_max, cfg_.smoother.upper * v.lambda_max,
+                                        post);
+  }
   // From a zero guess with homogeneous boundary values the first constant-stencil Jacobi sweep is
   // x = omega / a_centre * b (A 0 = 0): one point-wise pass instead of a fill plus a stencil sweep.
-  const bool constant_jacobi = cfg_.smoother.type == "jacobi" && !v.A->variable();
+  const bool constant_jacobi = !weights.empty() && !v.A->variable();
   zero = zero && v.homogeneous;
   if (zero && !(constant_jacobi && sweeps > 0)) {
     be.fill(*v.x, Real(0));
@@ -412,30 +445,28 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
   if (sweeps <= 0) return;
   Timers::Scope t(timers_, "mg_smooth");
   const bool hom = v.homogeneous;
-  const std::string& type = cfg_.smoother.type;
   if (constant_jacobi) {
     // Constant stencil: the fused sweep x' = x + omega/a_centre (b - A x) (reads x and b, writes x':
     // 3 values per cell instead of 7 for residual + update), ping-ponging between x and w.
     Field<Real>* src = v.x;
     Field<Real>* dst = v.w.get();
-    const Real omega = static_cast<Real>(v.omega);
     long s = 0;
     if (zero) {
       // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
-      be.scale(omega / static_cast<Real>(v.A->stencil().center_coeff()), *v.b, *dst);
+      be.scale(static_cast<Real>(weights[0]) / static_cast<Real>(v.A->stencil().center_coeff()), *v.b, *dst);
       std::swap(src, dst);
       s = 1;
     }
     for (; s < sweeps; ++s) {
       v.A->update_ghosts(*src, hom);
-      be.jacobi_update(v.A->stencil(), omega, *v.b, *src, *dst);
+      be.jacobi_update(v.A->stencil(), static_cast<Real>(weights[static_cast<std::size_t>(s)]), *v.b, *src, *dst);
       std::swap(src, dst);
     }
     if (src != v.x) be.copy(*src, *v.x);
-  } else if (type == "jacobi") {
+  } else if (!weights.empty()) {
     for (long s = 0; s < sweeps; ++s) {
       v.A->residual_bc(*v.b, *v.x, *v.r, hom);
-      be.diag_scale_add(static_cast<Real>(v.omega), *v.r, *v.d, Real(1), *v.x);
+      be.diag_scale_add(static_cast<Real>(weights[static_cast<std::size_t>(s)]), *v.r, *v.d, Real(1), *v.x);
     }
   } else if (type == "rbgs") {
     const bool reverse = post && cfg_.smoother.symmetric;
@@ -444,7 +475,8 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
       v.A->gs_sweep(*v.b, *v.x, reverse ? 0 : 1, hom);
     }
   } else {
-    // Chebyshev polynomial of degree `sweeps` in D^-1 A on [lower, upper] * lambda_max.
+    // Chebyshev polynomial of degree `sweeps` (above kChebyshevProductMaxDegree) in D^-1 A on
+    // [lower, upper] * lambda_max, by the three-term recurrence.
     const double hi = cfg_.smoother.upper * v.lambda_max, lo = cfg_.smoother.lower * v.lambda_max;
     const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta;
     double rho = 1.0 / sigma;

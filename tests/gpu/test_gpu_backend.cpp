@@ -121,13 +121,17 @@ std::vector<Stencil> all_stencils() {
   return v;
 }
 
-enum class Op { apply, residual, jacobi };
+enum class Op { apply, residual, jacobi, apply_dot };
 
 template <class Real>
 void check_stencil(CudaBackend<Real>& gpu, KokkosBackend<Real>& ref, const Stencil& s, Op op, bool stacked2d,
                    bool force_generic, int align = 1) {
   const FieldLayout l = layout_for(s, stacked2d, align);
-  const std::string what = s.name + (op == Op::apply ? " apply" : op == Op::residual ? " residual" : " jacobi") +
+  const std::string what = s.name +
+                           (op == Op::apply      ? " apply"
+                            : op == Op::residual ? " residual"
+                            : op == Op::jacobi   ? " jacobi"
+                                                 : " apply_dot") +
                            (sizeof(Real) == 8 ? " f64" : " f32") + (stacked2d ? " stacked" : "") +
                            (force_generic ? " generic" : "") + (align > 1 ? " aligned rows" : "");
   SCOPED_TRACE(what);
@@ -158,6 +162,10 @@ void check_stencil(CudaBackend<Real>& gpu, KokkosBackend<Real>& ref, const Stenc
       gres = gpu.jacobi_sweep(s, omega, *gb, *gx, *go);
       rres = ref.jacobi_sweep(s, omega, *rb, *rx, *ro);
       break;
+    case Op::apply_dot:
+      gres = gpu.apply_stencil_dot(s, *gx, *go);
+      rres = ref.apply_stencil_dot(s, *rx, *ro);
+      break;
   }
   gpu.set_force_generic_stencil(false);
   const CudaStencilPath path = gpu.last_stencil_path();
@@ -176,6 +184,18 @@ void check_stencil(CudaBackend<Real>& gpu, KokkosBackend<Real>& ref, const Stenc
     EXPECT_GT(rres, 0.0);
     EXPECT_NEAR(gres, rres, (std::is_same_v<Real, double> ? 1e-12 : 1e-5) * rres) << what << ": residual norm";
   }
+  if (op == Op::apply_dot) {
+    // x . (S x), summed in double on both sides: the scale is |x| |S x|.
+    const double scale = std::sqrt(ref.dot(*rx, *rx) * ref.dot(*ro, *ro));
+    EXPECT_GT(scale, 0.0);
+    EXPECT_NEAR(gres, rres, 1e-13 * scale) << what << ": x . S x";
+    // The fused output is the plain apply's, bit for bit.
+    auto ga = gpu.create_field(l);
+    gpu.upload(*ga, hp);
+    gpu.apply_stencil(s, *gx, *ga);
+    const auto fused = down(gpu, *go), plain = down(gpu, *ga);
+    EXPECT_EQ(std::memcmp(fused.data(), plain.data(), fused.size() * sizeof(Real)), 0) << what << ": out != apply's out";
+  }
 }
 
 template <class Real>
@@ -186,7 +206,7 @@ void all_shapes_test() {
     SCOPED_TRACE(wide ? "wide tiles" : "two-load tiles");
     gpu->set_wide_tiles(wide);
     for (const Stencil& s : all_stencils()) {
-      for (Op op : {Op::apply, Op::residual, Op::jacobi})
+      for (Op op : {Op::apply, Op::residual, Op::jacobi, Op::apply_dot})
         for (int align : {1, kGridRowAlign}) {
           check_stencil(*gpu, ref, s, op, false, false, align);
           if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false, align);
@@ -303,6 +323,33 @@ void blas_test() {
   gpu->axpby(Real(0.7), *gx, Real(-1.3), *gy);
   ref.axpby(Real(0.7), *rx, Real(-1.3), *ry);
   expect_close(l, down(ref, *ry), down(*gpu, *gy), &hy, tol<Real>(), "axpby");
+
+  // cg_advance: x += alpha p, p = z + beta p on owned cells; against the reference, and bit for bit against this
+  // backend's own two axpbys (the values the fused kernel promises).
+  {
+    const auto hz = random_host<Real>(l, 5);
+    auto gz = gpu->create_field(l), gp2 = gpu->create_field(l), gx2 = gpu->create_field(l);
+    auto rz = ref.create_field(l);
+    gpu->upload(*gz, hz);
+    ref.upload(*rz, hz);
+    gpu->upload(*gx, hx);
+    gpu->upload(*gy, hy);
+    ref.upload(*rx, hx);
+    ref.upload(*ry, hy);
+    gpu->upload(*gx2, hx);
+    gpu->upload(*gp2, hy);
+    const Real alpha = Real(0.37), beta = Real(-0.61);
+    gpu->cg_advance(alpha, beta, *gz, *gy, *gx);  // p = y, x = x
+    ref.cg_advance(alpha, beta, *rz, *ry, *rx);
+    expect_close(l, down(ref, *rx), down(*gpu, *gx), &hx, tol<Real>(), "cg_advance x");
+    expect_close(l, down(ref, *ry), down(*gpu, *gy), &hy, tol<Real>(), "cg_advance p");
+    gpu->axpby(alpha, *gp2, Real(1), *gx2);
+    gpu->axpby(Real(1), *gz, beta, *gp2);
+    EXPECT_EQ(std::memcmp(down(*gpu, *gx).data(), down(*gpu, *gx2).data(), hx.size() * sizeof(Real)), 0)
+        << "cg_advance x != axpby(alpha, p, 1, x)";
+    EXPECT_EQ(std::memcmp(down(*gpu, *gy).data(), down(*gpu, *gp2).data(), hy.size() * sizeof(Real)), 0)
+        << "cg_advance p != axpby(1, z, beta, p)";
+  }
 
   // scale: owned only, y's old contents (NaN here) never read; y's ghosts untouched.
   const auto hnan_y = poison<Real>(l);

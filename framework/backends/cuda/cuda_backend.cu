@@ -58,7 +58,7 @@ template <class Real>
 __global__ void axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, long total, OwnedMap m) {
   for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
     const long n = m(e);
-    y[n] = a * x[n] + b * y[n];
+    y[n] = cuda_ops::axpby_value(a, x[n], b, y[n]);
   }
 }
 
@@ -559,6 +559,30 @@ template <class Real>
 void CudaBackend<Real>::apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) {
   require_same_layout(in.layout(), out.layout(), "apply_stencil");
   run_stencil(Mode::apply, s, Real(0), nullptr, in, out);
+}
+
+template <class Real>
+double CudaBackend<Real>::apply_stencil_dot(const Stencil& s, const Field<Real>& in, Field<Real>& out) {
+  require_same_layout(in.layout(), out.layout(), "apply_stencil_dot");
+  const FieldLayout& l = in.layout();
+  check_reach(s, l);
+  if (!builder_ && !force_generic_ && canonical_offsets(s) && l.owned_size() > 0 && s.shape.dim >= 2) {
+    StencilRequest<Real> r = stencil_request(s, l, as_cuda(in).data(), nullptr, as_cuda(out).data());
+    int n = -1;
+    bool sym = false;
+    if (s.shape.dim == 3) {
+      r.symmetric = mirror_symmetric(s);
+      n = cuda_detail::launch_templated_stencil_3d<Real>(r, StencilMode::apply_dot, &sym);
+    } else {
+      n = cuda_detail::launch_templated_stencil_2d<Real>(r, StencilMode::apply_dot);
+    }
+    if (n >= 0) {
+      last_path_ = sym ? CudaStencilPath::templated_symmetric : CudaStencilPath::templated;
+      return this->allreduce_sum(finish_partials(n));
+    }
+  }
+  apply_stencil(s, in, out);
+  return dot(in, out);
 }
 
 template <class Real>

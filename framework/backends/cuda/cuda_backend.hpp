@@ -74,6 +74,8 @@ class CudaBackend final : public Backend<Real> {
   double norm_inf(const Field<Real>& x) override;
 
   void apply_stencil(const Stencil& s, const Field<Real>& in, Field<Real>& out) override;
+  // The templated streaming kernel's apply_dot mode (has_apply_dot shapes); others apply, then dot.
+  double apply_stencil_dot(const Stencil& s, const Field<Real>& in, Field<Real>& out) override;
   void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) override;
   double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
                       Field<Real>& x_new) override;
@@ -110,6 +112,7 @@ class CudaBackend final : public Backend<Real> {
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
   double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
   void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
+  void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                              const Field<Real>& v) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;

@@ -16,6 +16,13 @@ namespace perksolve::cuda_ops {
 
 constexpr int kThreads = 256;
 
+// a x + b y with one explicit rounding order, shared by every kernel that must agree with axpby bit for bit
+// (axpby itself, and cg_advance's fused pair of axpbys).
+template <class Real>
+__device__ __forceinline__ Real axpby_value(Real a, Real x, Real b, Real y) {
+  return fma(a, x, b * y);
+}
+
 // Owned cell e (x fastest) -> linear index in the padded allocation.
 struct OwnedMap {
   int nx, ny;

@@ -41,6 +41,20 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 
+// x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p).
+template <class Real>
+__global__ void __launch_bounds__(kThreads)
+    cg_advance_kernel(Real alpha, Real one, Real beta, const Real* __restrict__ z, Real* __restrict__ p,
+                      Real* __restrict__ x, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    const Real pn = p[n];
+    x[n] = axpby_value(alpha, pn, one, x[n]);
+    p[n] = axpby_value(one, z[n], beta, pn);
+  }
+}
+
 template <class Real>
 __global__ void __launch_bounds__(kThreads)
     dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u,
@@ -237,6 +251,18 @@ void CudaBackend<Real>::cg_step(Real alpha, const Field<Real>& p, const Field<Re
 }
 
 template <class Real>
+void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
+  require_same_layout(z.layout(), p.layout(), "cg_advance");
+  require_same_layout(z.layout(), x.layout(), "cg_advance");
+  const FieldLayout& l = z.layout();
+  const long total = l.owned_size();
+  if (total <= 0) return;
+  cg_advance_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
+      alpha, Real(1), beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), total, owned_map(l));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
+}
+
+template <class Real>
 std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                                               const Field<Real>& v) {
   require_same_layout(x.layout(), y.layout(), "dot2");
@@ -386,6 +412,7 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
 #define PERKSOLVE_CUDA_SOLVER_OPS(R)                                                                               \
   template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
   template void CudaBackend<R>::cg_step(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);              \
+  template void CudaBackend<R>::cg_advance(R, R, const Field<R>&, Field<R>&, Field<R>&);                         \
   template int CudaBackend<R>::launch_cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);      \
   template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
                                                       const Field<R>&);                                            \

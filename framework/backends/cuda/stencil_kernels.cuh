@@ -813,7 +813,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const double rsum = stream_sweep<Real, S, MODE, SYM, T>(a, a.x, a.out, reinterpret_cast<Real*>(stream_smem), bars, pipe);
-  if constexpr (MODE == static_cast<int>(StencilMode::jacobi)) store_block_partial<C::NT>(a.partials, rsum);
+  if constexpr (MODE == static_cast<int>(StencilMode::jacobi) || MODE == static_cast<int>(StencilMode::apply_dot))
+    store_block_partial<C::NT>(a.partials, rsum);
 }
 
 // The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
@@ -915,7 +916,7 @@ int blocks_per_sm(Kernel kernel, int threads, int smem) {
 }
 
 // Launch one instantiation with a persistent grid (plan_stream_grid). Returns the number of blocks for
-// jacobi (partial sums written), else 0.
+// jacobi and apply_dot (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
 int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
   constexpr bool kHasB = stencil_mode_has_b(MODE);
@@ -929,7 +930,9 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
-  return MODE == static_cast<int>(StencilMode::jacobi) ? static_cast<int>(blocks) : 0;
+  return MODE == static_cast<int>(StencilMode::jacobi) || MODE == static_cast<int>(StencilMode::apply_dot)
+             ? static_cast<int>(blocks)
+             : 0;
 }
 
 // Which wide tile: PERKSOLVE_CUDA_WIDE_TILE=large|medium|small forces one (tests, experiments; a tier that
@@ -986,12 +989,22 @@ int launch_stream_variant(const StencilRequest<Real>& r) {
   });
 }
 
+// Shapes that get the per-sweep apply_dot kernel (CG's q = A p with p.q): the radius-1 stars and the 3D box,
+// the shapes of the Laplacian operators CG runs on. Other shapes return -1 (the backend applies, then dots),
+// which keeps the instantiation count down.
+constexpr bool has_apply_dot(ShapeSpec s) {
+  return s.radius == 1 && (s.kind == ShapeKind::star || (s.dim == 3 && s.kind == ShapeKind::box));
+}
+
 template <class Real, ShapeSpec S, bool SYM>
 int launch_stream_mode(const StencilRequest<Real>& r, StencilMode mode) {
   switch (mode) {
     case StencilMode::apply: return launch_stream_variant<Real, S, 0, SYM>(r);
     case StencilMode::residual: return launch_stream_variant<Real, S, 1, SYM>(r);
     case StencilMode::jacobi: return launch_stream_variant<Real, S, 2, SYM>(r);
+    case StencilMode::apply_dot:
+      if constexpr (has_apply_dot(S)) return launch_stream_variant<Real, S, 3, SYM>(r);
+      return -1;
   }
   return -1;
 }

@@ -1,0 +1,24 @@
+# Run 1 (2026-11-25, H200): fused q = A p with p.q (apply_stencil_dot), fused x/p update (cg_advance),
+# Chebyshev smoothing in product form, solve clock from the initial residual. GPU tests (default and with
+# the large tier forced in each memory class), sanitizers on the stencil and BLAS tests, solver_bench.
+# Usage (bundle copied to the GPU machine): OUT=dir bash run1.sh
+cd "$(dirname "$0")"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+R=$(cat REVISION)
+W=$OUT/w; mkdir -p $W
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > $W/env.log 2>&1
+echo "rev $R" >> $W/env.log
+for T in test_gpu_backend test_gpu_solver_ops test_gpu_perks_solvers test_gpu_persistent_stencil_cg; do
+  t=$SECONDS; timeout 150 bin/$T > $W/$T.log 2>&1; echo "$T rc=$? $((SECONDS-t)) s" | tee -a $W/summary.txt
+done
+for mem in fast normal; do
+  t=$SECONDS; PERKSOLVE_CUDA_WIDE_TILE=large PERKSOLVE_CUDA_MEMORY=$mem timeout 120 bin/test_gpu_backend --gtest_filter='CudaBackendStencil.*:CudaBackendBlas.*' > $W/test_gpu_backend_large_$mem.log 2>&1; echo "test_gpu_backend large $mem rc=$? $((SECONDS-t)) s" | tee -a $W/summary.txt
+done
+grep -hE "^\[  (PASSED|FAILED)|FAILED  \]" $W/test_*.log | head -30
+for tool in memcheck racecheck; do
+  t=$SECONDS; PERKSOLVE_CUDA_WIDE_TILE=large PERKSOLVE_CUDA_MEMORY=fast timeout 150 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 1 bin/test_gpu_backend --gtest_filter='CudaBackendStencil.AllShapesDouble:CudaBackendBlas.*' > $W/sanitizer_${tool}.log 2>&1; echo "$tool rc=$? $((SECONDS-t)) s" | tee -a $W/summary.txt
+done
+grep -hE "SUMMARY" $W/sanitizer_*.log
+t=$SECONDS; timeout 200 bin/solver_bench --precision f64 --cases wu,pcg --git-revision "$R" --out $W/solver_bench.json > $W/solver_bench.log 2>&1; echo "solver_bench rc=$? $((SECONDS-t)) s" | tee -a $W/summary.txt
+grep -E "pcg|wu_7pt" $W/solver_bench.log | tail -12
+cd $OUT && tar czf results.tar.gz w && cp w/summary.txt . && rm -rf w
