@@ -18,6 +18,8 @@
 //   pcg_mg_solve_direct  the same with the direct coarse solve
 //   pcg_mg_solve_chebyshev  the same (direct coarse solve) with Chebyshev smoothing of degree 2 on
 //                  [0.2, 1.08] lambda_max (product form, the cost of two Jacobi sweeps)
+//   pcg_mg_solve_float_cycle  (fp64 only) pcg_mg_solve_chebyshev with the cycle in float
+//                  ([solver.preconditioner] precision = "float"): CG in double, half the cycle's traffic
 //   case "persistent": mg_vcycle_direct and pcg_mg_solve_direct once per value P of --persistent-cells
 //                  (default 0,4096,32768,262144): multigrid levels of at most P cells run as one persistent
 //                  program (issue 6 item 4; 0 = every level kernel by kernel); the record's persistent_cells
@@ -194,12 +196,13 @@ double pcg_rtol(bool fp32) { return fp32 ? 1e-6 : 1e-10; }
 const char* const kJacobiSmoother = "type = \"jacobi\"\n";
 const char* const kChebyshevSmoother = "type = \"chebyshev\"\nlower = 0.2\n";
 std::string pcg_deck(int n, bool fp32, const std::string& coarse = "cg", long persistent_cells = -1,
-                     const char* smoother = kJacobiSmoother) {
+                     const char* smoother = kJacobiSmoother, const char* cycle_precision = "run") {
   char rtol[32];
   std::snprintf(rtol, sizeof rtol, "%g", pcg_rtol(fp32));
   return deck_header(n, fp32) +
          "[solver]\ntype = \"cg\"\n[solver.preconditioner]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\n"
-         "post_smooth = 2\n" + persistent_line(persistent_cells) + "[solver.preconditioner.smoother]\n" + smoother +
+         "post_smooth = 2\nprecision = \"" + cycle_precision + "\"\n" + persistent_line(persistent_cells) +
+         "[solver.preconditioner.smoother]\n" + smoother +
          "[solver.preconditioner.coarse]\n" +
          coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = 200\nrtol = " + rtol + "\n" + kFooter;
 }
@@ -340,6 +343,12 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
     solves.push_back(measure_solve<Real>("pcg_mg_solve_chebyshev", pcg_deck(o.n, fp32, "direct", -1, kChebyshevSmoother),
                                          o.n, o.solve_reps));
     solves.back().rtol = pcg_rtol(fp32);
+    if (!fp32) {
+      solves.push_back(measure_solve<Real>("pcg_mg_solve_float_cycle",
+                                           pcg_deck(o.n, fp32, "direct", -1, kChebyshevSmoother, "float"), o.n,
+                                           o.solve_reps));
+      solves.back().rtol = pcg_rtol(fp32);
+    }
   }
   if (want("persistent")) {
     for (long p : o.persistent_cells) {
@@ -484,12 +493,13 @@ int main(int argc, char** argv) {
     if (rank == 0)
       for (bool fp32 : {false, true})
         std::printf("# cg_iteration %s\n%s\n# mg_vcycle %s\n%s\n# mg_vcycle_direct %s\n%s\n# pcg_mg_solve %s\n%s\n"
-                    "# pcg_mg_solve_direct %s\n%s\n# pcg_mg_solve_chebyshev %s\n%s\n",
+                    "# pcg_mg_solve_direct %s\n%s\n# pcg_mg_solve_chebyshev %s\n%s\n# pcg_mg_solve_float_cycle %s\n%s\n",
                     prec_key(fp32), cg_deck(o.n, fp32, o.cg_iterations).c_str(), prec_key(fp32),
                     mg_deck(o.n, fp32, o.mg_cycles).c_str(), prec_key(fp32),
                     mg_deck(o.n, fp32, o.mg_cycles, "direct").c_str(), prec_key(fp32), pcg_deck(o.n, fp32).c_str(),
                     prec_key(fp32), pcg_deck(o.n, fp32, "direct").c_str(), prec_key(fp32),
-                    pcg_deck(o.n, fp32, "direct", -1, kChebyshevSmoother).c_str());
+                    pcg_deck(o.n, fp32, "direct", -1, kChebyshevSmoother).c_str(), prec_key(fp32),
+                    pcg_deck(o.n, fp32, "direct", -1, kChebyshevSmoother, "float").c_str());
     MPI_Finalize();
     return 0;
   }

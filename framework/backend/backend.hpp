@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "framework/backend/boundary_rule.hpp"
@@ -165,6 +166,10 @@ struct BackendUnavailable : std::runtime_error {
 
 // Throws BackendUnavailable("backend '<backend>' does not implement <op> yet").
 [[noreturn]] void backend_unavailable(std::string_view backend, const char* op);
+
+// The other floating-point type of the pair (float <-> double): mixed-precision conversions.
+template <class Real>
+using OtherReal = std::conditional_t<std::is_same_v<Real, double>, float, double>;
 
 template <class Real>
 class Backend {
@@ -322,6 +327,12 @@ class Backend {
   virtual void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
     axpby(alpha, p, Real(1), x);
     axpby(Real(1), z, beta, p);
+  }
+  // dst = src rounded to Real on owned cells (dst's ghosts untouched). `src` holds the other precision and comes
+  // from a backend of the same kind (the same memory space; on a GPU the same stream): the multigrid
+  // preconditioner in float for a double CG hands its vectors across with this.
+  virtual void convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) {
+    backend_unavailable(name(), "convert");
   }
   // Two dot products in one reduction: {x.y, u.v}.
   virtual std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,

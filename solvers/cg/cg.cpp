@@ -16,7 +16,7 @@
 #include "solvers/common/iteration_chunks.hpp"
 #include "solvers/common/persistent_options.hpp"
 #include "solvers/multigrid/mg_config.hpp"
-#include "solvers/multigrid/multigrid.hpp"
+#include "solvers/multigrid/mg_preconditioner.hpp"
 
 namespace perksolve {
 namespace {
@@ -36,7 +36,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     be.fill(*r, Real(0));
     be.fill(*p, Real(0));
     be.fill(*q, Real(0));
-    std::unique_ptr<Multigrid<Real>> mg;
+    std::unique_ptr<MultigridPreconditioner<Real>> mg;
     if (pc_ != "none") {
       z = A.create_vector();
       be.fill(*z, Real(0));
@@ -49,13 +49,13 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (!g)
         throw std::invalid_argument("cg: the multigrid preconditioner needs a structured-grid problem (not an assembled "
                                     "matrix); use [solver.preconditioner] type = \"jacobi\"");
-      mg = std::make_unique<Multigrid<Real>>(mg_, *g, sys.problem, sys.timers);
+      mg = std::make_unique<MultigridPreconditioner<Real>>(mg_, *g, sys.problem, sys.timers);
       if (!quiet_) log::info(mg->describe());
     }
     auto precondition = [&](const Field<Real>& res, Field<Real>& out) {
       Timers::Scope t(sys.timers, "preconditioner");
       if (pc_ == "jacobi") be.diag_scale_add(Real(1), res, *d, Real(0), out);
-      else mg->precondition(res, out);
+      else mg->apply(res, out);
     };
     // The solve's clock covers everything after the set-up (the preconditioner's hierarchy): the initial
     // residual and preconditioner application included.

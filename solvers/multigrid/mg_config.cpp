@@ -110,6 +110,11 @@ std::vector<KeySpec> multigrid_keys(bool with_fmg) {
                          "Needs rank-local levels on one backend instance and phase timers off. 0: never"),
                  0, std::nullopt),
   };
+  if (!with_fmg)
+    k.push_back(key_string("precision", std::string("run"), {"run", "float"},
+                           "floating-point type of the cycle: run = the run's ([backend] precision); float = single "
+                           "precision for a double CG (half the cycle's memory traffic; CG's vectors, products and "
+                           "stopping test stay double, r and z are converted on the way in and out)"));
   if (with_fmg)
     k.push_back(key_bool("fmg", false,
                          "start with full multigrid (nested iteration, one cycle per level); later iterations are "
@@ -126,6 +131,7 @@ MultigridConfig multigrid_config_from_deck(const Deck& deck, const std::string& 
   if (deck.has(table + ".fmg")) c.fmg = deck.get_bool(table + ".fmg");
   c.replay = deck.get_string(table + ".replay");
   c.persistent_cells = deck.get_int(table + ".persistent_cells");
+  if (table == "solver.preconditioner") c.precision = deck.get_string(table + ".precision");
   const std::string st = table + ".smoother";
   c.smoother.type = deck.has(st + ".type") ? deck.get_string(st + ".type") : std::string("jacobi");
   const std::string& sv = c.smoother.type;

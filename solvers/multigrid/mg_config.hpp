@@ -37,6 +37,7 @@ struct MultigridConfig {
   bool fmg = false;         // solver only: first iteration is a full-multigrid pass
   std::string replay = "auto";  // auto | on | off: record the cycle once, replay it (Backend::record)
   long persistent_cells = 32768;  // levels with at most this many cells run as one persistent program (0: never)
+  std::string precision = "run";  // preconditioner only: run | float (the cycle in single precision for a double CG)
   SmootherConfig smoother;
   CoarseConfig coarse;
 };

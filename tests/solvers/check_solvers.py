@@ -140,9 +140,24 @@ def check_pcg(sizes):
                  'solver.preconditioner.coarse.type="direct"'], expect=0)
         its_direct = iterations(d.stdout)[0]
         line += f"; with the direct coarse solve {its_direct} iterations"
+        # The cycle in float for the double CG: the same iteration count, the same accuracy.
+        f = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
+                 'solver.preconditioner.coarse.type="direct"', 'solver.preconditioner.precision="float"'], expect=0)
+        its_float, tr_float = iterations(f.stdout)[0], true_residual(f.stdout)
+        line += f"; cycle in float {its_float} iterations (true relative residual {tr_float:.2e})"
+        # Chebyshev smoothing of degree 2 (product form) on [0.2, 1.08] lambda_max: fewer iterations.
+        c = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
+                 'solver.preconditioner.coarse.type="direct"', 'solver.preconditioner.smoother.type="chebyshev"',
+                 "solver.preconditioner.smoother.lower=0.2"], expect=0)
+        its_cheb = iterations(c.stdout)[0]
+        line += f"; Chebyshev {its_cheb} iterations"
         print(line)
         if its_direct != its:
             fail(f"direct coarse solve: {its_direct} iterations, CG coarse solve {its}")
+        if its_float != its_direct or tr_float > 1e-10:
+            fail(f"cycle in float: {its_float} iterations (double cycle {its_direct}), true relative residual {tr_float}")
+        if its_cheb >= its_direct:
+            fail(f"Chebyshev smoothing: {its_cheb} iterations, not fewer than Jacobi's {its_direct}")
         if its > 12:
             fail(f"PCG needed {its} > 12 iterations at {n}^3")
         if tr > 1e-10:

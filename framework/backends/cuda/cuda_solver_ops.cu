@@ -55,6 +55,16 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <class Dst, class Src>
+__global__ void __launch_bounds__(kThreads)
+    convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, long total, OwnedMap m) {
+  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long n = m(e);
+    dst[n] = static_cast<Dst>(src[n]);
+  }
+}
+
 template <class Real>
 __global__ void __launch_bounds__(kThreads)
     dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u,
@@ -263,6 +273,17 @@ void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, 
 }
 
 template <class Real>
+void CudaBackend<Real>::convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) {
+  require_same_layout(src.layout(), dst.layout(), "convert");
+  const FieldLayout& l = dst.layout();
+  const long total = l.owned_size();
+  if (total <= 0) return;
+  convert_kernel<Real, OtherReal<Real>><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
+      as_cuda(src).data(), as_cuda(dst).data(), total, owned_map(l));
+  PERKSOLVE_CUDA_CHECK_LAUNCH("convert_kernel");
+}
+
+template <class Real>
 std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                                               const Field<Real>& v) {
   require_same_layout(x.layout(), y.layout(), "dot2");
@@ -413,6 +434,7 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
   template void CudaBackend<R>::cg_step(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);              \
   template void CudaBackend<R>::cg_advance(R, R, const Field<R>&, Field<R>&, Field<R>&);                         \
+  template void CudaBackend<R>::convert(const Field<OtherReal<R>>&, Field<R>&);                                   \
   template int CudaBackend<R>::launch_cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);      \
   template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
                                                       const Field<R>&);                                            \

@@ -414,6 +414,19 @@ std::array<double, 2> KokkosBackend<Real>::dot2(const Field<Real>& x, const Fiel
 }
 
 template <class Real>
+void KokkosBackend<Real>::convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) {
+  require_same_layout(src.layout(), dst.layout(), "convert");
+  const FieldLayout l = dst.layout();
+  auto sv = as_kokkos(src).view();
+  auto dv = as_kokkos(dst).view();
+  Kokkos::parallel_for(
+      "perksolve::convert", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        dv(n) = static_cast<Real>(sv(n));
+      });
+}
+
+template <class Real>
 void KokkosBackend<Real>::diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) {
   require_same_layout(r.layout(), d.layout(), "diag_scale_add");
   require_same_layout(r.layout(), y.layout(), "diag_scale_add");

@@ -58,6 +58,7 @@ class KokkosBackend final : public Backend<Real> {
   double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                              const Field<Real>& v) override;
+  void convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
   void apply_stencil_var(const Stencil& shape, const Field<Real>& coeffs, const Field<Real>& in,
                          Field<Real>& out) override;

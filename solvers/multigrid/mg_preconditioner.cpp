@@ -1,0 +1,55 @@
+#include "solvers/multigrid/mg_preconditioner.hpp"
+
+#include <type_traits>
+
+namespace perksolve {
+
+template <class Real>
+MultigridPreconditioner<Real>::MultigridPreconditioner(const MultigridConfig& cfg, GridOperator<Real>& fine,
+                                                       const ProblemSetup& setup, Timers& timers)
+    : be_(fine.backend()) {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (cfg.precision == "float") {
+      be32_ = create_backend<float>(be_.name(), be_.comm());
+      fine32_ = make_grid_operator<float>(*be32_, fine.decomposition(), fine.layout(), setup, /*fine=*/true);
+      single_ = std::make_unique<Multigrid<float>>(cfg, *fine32_, setup, timers);
+      r32_ = fine32_->create_vector();
+      z32_ = fine32_->create_vector();
+      be32_->fill(*r32_, 0.0f);  // ghosts included: the cycle refreshes them, but never reads garbage
+      be32_->fill(*z32_, 0.0f);
+      return;
+    }
+  }
+  same_ = std::make_unique<Multigrid<Real>>(cfg, fine, setup, timers);
+}
+
+template <class Real>
+MultigridPreconditioner<Real>::~MultigridPreconditioner() {
+  // The cycle borrows the float operator and backend: it goes first.
+  single_.reset();
+  fine32_.reset();
+}
+
+template <class Real>
+void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z) {
+  if (same_) {
+    same_->precondition(r, z);
+    return;
+  }
+  if constexpr (std::is_same_v<Real, double>) {
+    be32_->convert(r, *r32_);
+    single_->precondition(*r32_, *z32_);
+    be_.convert(*z32_, z);
+  }
+}
+
+template <class Real>
+std::string MultigridPreconditioner<Real>::describe() const {
+  if (same_) return same_->describe();
+  return single_->describe() + "\n  (the cycle runs in float; CG in double)";
+}
+
+template class MultigridPreconditioner<float>;
+template class MultigridPreconditioner<double>;
+
+}  // namespace perksolve

@@ -1,0 +1,44 @@
+// Multigrid as CG's preconditioner: z = B r, one cycle from a zero guess per application, either in the
+// run's precision or, with [solver.preconditioner] precision = "float" in a double run, in single precision.
+// The single-precision cycle runs on a float backend of the same kind as the run's (on a GPU it shares the
+// stream, so nothing waits between the two), with the fine operator rediscretised in float; r is rounded to
+// float on the way in and z widened on the way out. CG's vectors, inner products and stopping test stay in
+// the run's precision. Half the cycle's memory traffic; the cycle is a slightly perturbed (by float
+// rounding) version of the double one, which CG tolerates as a preconditioner.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "framework/operators/grid_operator.hpp"
+#include "framework/util/timers.hpp"
+#include "solvers/multigrid/mg_config.hpp"
+#include "solvers/multigrid/multigrid.hpp"
+
+namespace perksolve {
+
+template <class Real>
+class MultigridPreconditioner {
+ public:
+  // `fine` is the problem's operator (borrowed). Throws std::invalid_argument as Multigrid does, or when
+  // the run's backend has no float variant.
+  MultigridPreconditioner(const MultigridConfig& cfg, GridOperator<Real>& fine, const ProblemSetup& setup,
+                          Timers& timers);
+  ~MultigridPreconditioner();
+
+  void apply(const Field<Real>& r, Field<Real>& z);
+  std::string describe() const;
+  // True when the cycle runs in float while the run is double.
+  bool single_precision() const { return single_ != nullptr; }
+
+ private:
+  Backend<Real>& be_;
+  std::unique_ptr<Multigrid<Real>> same_;  // the cycle in the run's precision
+  // precision = "float" in a double run: the float backend, fine operator, cycle and r / z in float.
+  std::unique_ptr<Backend<float>> be32_;
+  std::unique_ptr<GridOperator<float>> fine32_;
+  std::unique_ptr<Multigrid<float>> single_;
+  FieldPtr<float> r32_, z32_;
+};
+
+}  // namespace perksolve
