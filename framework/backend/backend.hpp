@@ -316,11 +316,6 @@ class Backend {
   virtual double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
     backend_unavailable(name(), "cg_update");
   }
-  // The same update without the norm (preconditioned CG takes r.r from its r.z reduction): nothing waits
-  // for it on an asynchronous backend. Default: cg_update with the norm discarded.
-  virtual void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) {
-    (void)cg_update(alpha, p, q, x, r);
-  }
   // The end of a preconditioned CG iteration in one pass: x += alpha p, then p = z + beta p (reads x, p, z;
   // writes x, p). Default: axpby(alpha, p, 1, x), then axpby(1, z, beta, p); a backend that fuses them gives
   // the same values.

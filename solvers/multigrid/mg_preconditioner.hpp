@@ -28,8 +28,6 @@ class MultigridPreconditioner {
 
   void apply(const Field<Real>& r, Field<Real>& z);
   std::string describe() const;
-  // True when the cycle runs in float while the run is double.
-  bool single_precision() const { return single_ != nullptr; }
 
  private:
   Backend<Real>& be_;

@@ -147,19 +147,6 @@ void blas_ops_test() {
       EXPECT_NEAR(gd[0], gpu->dot(*p.g, *q.g), dt * scale0) << "dot2[0] vs dot " << tag;
     }
     {
-      // cg_step: the same x and r as cg_update (bit for bit: the same kernel), no reduction returned.
-      Pair<Real> p(*gpu, ref, l, hp), q(*gpu, ref, l, hq), x(*gpu, ref, l, hx), r(*gpu, ref, l, hr);
-      Pair<Real> x2(*gpu, ref, l, hx), r2(*gpu, ref, l, hr);
-      const Real alpha = Real(-0.61);
-      gpu->cg_step(alpha, *p.g, *q.g, *x.g, *r.g);
-      (void)gpu->cg_update(alpha, *p.g, *q.g, *x2.g, *r2.g);
-      ref.cg_step(alpha, *p.r, *q.r, *x.r, *r.r);
-      const auto gx = down(*gpu, *x.g), gr = down(*gpu, *r.g);
-      EXPECT_EQ(std::memcmp(gx.data(), down(*gpu, *x2.g).data(), gx.size() * sizeof(Real)), 0) << "cg_step x " << tag;
-      EXPECT_EQ(std::memcmp(gr.data(), down(*gpu, *r2.g).data(), gr.size() * sizeof(Real)), 0) << "cg_step r " << tag;
-      expect_close(l, down(ref, *x.r), gx, hx, tol<Real>(), "cg_step x vs reference " + tag);
-    }
-    {
       // diag_scale_add with b = 0 (y poisoned: must not be read) and b != 0.
       const auto hd = random_host<Real>(L, 5, 0.5, 2.0), hy = random_host<Real>(L, 6);
       const auto hpz = poison<Real>(L);

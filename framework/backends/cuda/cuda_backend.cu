@@ -505,6 +505,23 @@ StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const 
 }
 
 template <class Real>
+int CudaBackend<Real>::launch_templated(const Stencil& A, StencilRequest<Real>& r, StencilMode m) {
+  const FieldLayout& l = r.layout;
+  if (force_generic_ || !canonical_offsets(A) || l.owned_size() <= 0) return -1;
+  int n = -1;
+  if (A.shape.dim == 3) {
+    r.symmetric = mirror_symmetric(A);
+    bool sym = false;
+    n = cuda_detail::launch_templated_stencil_3d<Real>(r, m, &sym);
+    if (n >= 0) last_path_ = sym ? CudaStencilPath::templated_symmetric : CudaStencilPath::templated;
+  } else if (A.shape.dim == 2) {
+    n = cuda_detail::launch_templated_stencil_2d<Real>(r, m);
+    if (n >= 0) last_path_ = CudaStencilPath::templated;
+  }
+  return n;
+}
+
+template <class Real>
 double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                                       Field<Real>& out, bool want_norm) {
   const FieldLayout& l = x.layout();
@@ -535,18 +552,7 @@ double CudaBackend<Real>::run_stencil(Mode mode, const Stencil& A, Real scale, c
     builder_->ops.push_back(op);
     return 0.0;
   }
-  int n = -1;
-  if (!force_generic_ && canonical_offsets(A) && l.owned_size() > 0) {
-    if (A.shape.dim == 3) {
-      r.symmetric = mirror_symmetric(A);
-      bool sym = false;
-      n = cuda_detail::launch_templated_stencil_3d<Real>(r, m, &sym);
-      if (n >= 0) last_path_ = sym ? CudaStencilPath::templated_symmetric : CudaStencilPath::templated;
-    } else if (A.shape.dim == 2) {
-      n = cuda_detail::launch_templated_stencil_2d<Real>(r, m);
-      if (n >= 0) last_path_ = CudaStencilPath::templated;
-    }
-  }
+  int n = launch_templated(A, r, m);
   if (n < 0) {
     n = cuda_detail::launch_generic_stencil<Real>(r, m);
     last_path_ = CudaStencilPath::generic;
@@ -566,20 +572,10 @@ double CudaBackend<Real>::apply_stencil_dot(const Stencil& s, const Field<Real>&
   require_same_layout(in.layout(), out.layout(), "apply_stencil_dot");
   const FieldLayout& l = in.layout();
   check_reach(s, l);
-  if (!builder_ && !force_generic_ && canonical_offsets(s) && l.owned_size() > 0 && s.shape.dim >= 2) {
+  if (!builder_) {  // (a recording cannot return the product: apply, then dot, which refuses to record)
     StencilRequest<Real> r = stencil_request(s, l, as_cuda(in).data(), nullptr, as_cuda(out).data());
-    int n = -1;
-    bool sym = false;
-    if (s.shape.dim == 3) {
-      r.symmetric = mirror_symmetric(s);
-      n = cuda_detail::launch_templated_stencil_3d<Real>(r, StencilMode::apply_dot, &sym);
-    } else {
-      n = cuda_detail::launch_templated_stencil_2d<Real>(r, StencilMode::apply_dot);
-    }
-    if (n >= 0) {
-      last_path_ = sym ? CudaStencilPath::templated_symmetric : CudaStencilPath::templated;
-      return this->allreduce_sum(finish_partials(n));
-    }
+    const int n = launch_templated(s, r, StencilMode::apply_dot);
+    if (n >= 0) return this->allreduce_sum(finish_partials(n));
   }
   apply_stencil(s, in, out);
   return dot(in, out);

@@ -27,6 +27,7 @@ struct ProgramBuilder;  // persistent_program.cuh
 namespace cuda_detail {
 template <class Real>
 struct StencilRequest;  // cuda_common.cuh
+enum class StencilMode : int;  // cuda_common.cuh
 }
 
 template <class Real>
@@ -111,7 +112,6 @@ class CudaBackend final : public Backend<Real> {
 
   // ---- solver kernels (cuda_solver_ops.cu, cuda_sparse.cu) ------------------------------------------
   double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
-  void cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
   void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) override;
   void convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
@@ -153,12 +153,14 @@ class CudaBackend final : public Backend<Real> {
 
  private:
   enum class Mode { apply, residual, jacobi };
+  // The templated streaming kernel for A (request r, mode m) where one is compiled for A's shape and offsets and
+  // no generic kernel is forced; sets last_path_. Returns its block count (partials written for jacobi /
+  // apply_dot), or -1 when nothing was launched.
+  int launch_templated(const Stencil& A, cuda_detail::StencilRequest<Real>& r, cuda_detail::StencilMode m);
   // Jacobi mode returns the fused norm unless `want_norm` is false (then nothing waits for the kernel).
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                      Field<Real>& out, bool want_norm = true);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
-  // Launches the fused CG update (partials written, not summed); returns the number of blocks.
-  int launch_cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r);
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
   void ensure_staging(std::size_t bytes);

@@ -44,14 +44,14 @@ __global__ void __launch_bounds__(kThreads)
 // x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p).
 template <class Real>
 __global__ void __launch_bounds__(kThreads)
-    cg_advance_kernel(Real alpha, Real one, Real beta, const Real* __restrict__ z, Real* __restrict__ p,
+    cg_advance_kernel(Real alpha, Real beta, const Real* __restrict__ z, Real* __restrict__ p,
                       Real* __restrict__ x, long total, OwnedMap m) {
   for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<long>(gridDim.x) * blockDim.x) {
     const long n = m(e);
     const Real pn = p[n];
-    x[n] = axpby_value(alpha, pn, one, x[n]);
-    p[n] = axpby_value(one, z[n], beta, pn);
+    x[n] = axpby_value(alpha, pn, Real(1), x[n]);
+    p[n] = axpby_value(Real(1), z[n], beta, pn);
   }
 }
 
@@ -230,8 +230,8 @@ void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points,
 
 // ---- CudaBackend members ------------------------------------------------------------------------------
 template <class Real>
-int CudaBackend<Real>::launch_cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
-                                        Field<Real>& r) {
+double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
+                                    Field<Real>& r) {
   require_same_layout(p.layout(), q.layout(), "cg_update");
   require_same_layout(p.layout(), x.layout(), "cg_update");
   require_same_layout(p.layout(), r.layout(), "cg_update");
@@ -245,19 +245,7 @@ int CudaBackend<Real>::launch_cg_update(Real alpha, const Field<Real>& p, const 
                                                              owned_map(l), partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("cg_update_kernel");
   }
-  return blocks;
-}
-
-template <class Real>
-double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
-                                    Field<Real>& r) {
-  return this->allreduce_sum(finish_partials(launch_cg_update(alpha, p, q, x, r)));
-}
-
-template <class Real>
-void CudaBackend<Real>::cg_step(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x,
-                                Field<Real>& r) {
-  (void)launch_cg_update(alpha, p, q, x, r);
+  return this->allreduce_sum(finish_partials(blocks));
 }
 
 template <class Real>
@@ -268,7 +256,7 @@ void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, 
   const long total = l.owned_size();
   if (total <= 0) return;
   cg_advance_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
-      alpha, Real(1), beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), total, owned_map(l));
+      alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), total, owned_map(l));
   PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
 }
 
@@ -432,10 +420,8 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
 
 #define PERKSOLVE_CUDA_SOLVER_OPS(R)                                                                               \
   template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
-  template void CudaBackend<R>::cg_step(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);              \
   template void CudaBackend<R>::cg_advance(R, R, const Field<R>&, Field<R>&, Field<R>&);                         \
   template void CudaBackend<R>::convert(const Field<OtherReal<R>>&, Field<R>&);                                   \
-  template int CudaBackend<R>::launch_cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);      \
   template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
                                                       const Field<R>&);                                            \
   template void CudaBackend<R>::diag_scale_add(R, const Field<R>&, const Field<R>&, R, Field<R>&);                 \
