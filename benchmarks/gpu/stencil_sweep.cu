@@ -438,34 +438,49 @@ int main(int argc, char** argv) {
   // (LargeFastMemTuneSel). Round 8 (run5): around them (wider rows, streaming stores, other row counts): fp64
   // nothing better (0.888-0.893; 1024 x 2 0.63, streaming stores 0.88), fp32 6 rows per thread 0.826-0.833 vs 8 rows
   // 0.795-0.809 (now the production tile).
+  // Round 9 (2026-11-25, H200): the shared-memory-free 7-point kernel (l1_7pt_kernel: register queue of the next
+  // planes, L1 for the x neighbours, no block barrier), never measured before, against the production tiles; and
+  // the medium tier at 255^3 (the PCG-MG fine grid: its 7-point fp64 sweep takes the H100's scalar 256 x 8 tile,
+  // not a bulk one) against the bulk 256-wide tiles (run with --n3d 255 --only 3d7pt_f64_medium).
   using D7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64, fast memory
   if (only.empty() || only == "3d7pt_f64") {
     std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {16})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<1024, 1, 1, 2, 4, 1, 3, false, 16, true>>("1024x2_bulk", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, true, 16, true>>("512_bulk_stcs", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 3, 4, 1, 3, false, 16, true>>("512x6_bulk", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 2, 4, 2, 3, false, 16, true>>("512x2_2blk_bulk_ns4", {16}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 16, true>>("256x8_2blk_bulk_ns4", {16}));
-      v.push_back(mk<double, S7, false, D7>("cur", {16, 32}));
+      v.push_back(mk_l1<double, 128, 4, 4, 2>("l1_128x16_pf2", {4, 16}));
+      v.push_back(mk_l1<double, 256, 2, 4, 2>("l1_256x8_pf2", {4, 16}));
+      v.push_back(mk_l1<double, 256, 4, 2, 3>("l1_256x8_pf3", {4, 16}));
+      v.push_back(mk_l1<double, 64, 8, 4, 2>("l1_64x32_pf2", {4, 16}));
+      v.push_back(mk<double, S7, false, D7>("cur", {16}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  using F7 = Tune<256, 2, 1, 8, 4, 2, 3, false, 8, true>;  // production fp32 of round 7
+  using M7 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 medium tier (255^3)
+  if (only == "3d7pt_f64_medium") {
+    std::vector<Var<double>> v{mk<double, S7, false, M7>("medium", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>("256x8_bulk_ns4", {4, 8, 16}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 8, true>>("256x2x4_bulk_ns4", {4, 8, 16}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 2, 3, false, 8, true>>("256x4_2blk_bulk", {8}));
+      v.push_back(mk_l1<double, 256, 2, 4, 2>("l1_256x8_pf2", {4, 16}));
+      v.push_back(mk<double, S7, false, M7>("medium", {8}));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
+  using F7 = Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>;  // production fp32 (round 8)
   if (only.empty() || only == "3d7pt_f32") {
     std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 4, 2, 3, true, 8, true>>("stcs", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 8, 5, 2, 3, false, 8, true>>("ns5", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>("256x12_2blk", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 8, true>>("256x8_2blk", {8}));
-      v.push_back(mk<float, S7, false, Tune<512, 1, 1, 8, 4, 2, 3, false, 8, true>>("512x8_2blk_ns4", {8}));
-      v.push_back(mk<float, S7, false, Tune<128, 4, 1, 8, 4, 2, 3, false, 8, true>>("128x32_2blk_ns4", {8}));
-      v.push_back(mk<float, S7, false, F7>("cur", {8, 16}));
+      v.push_back(mk_l1<float, 128, 4, 4, 2>("l1_128x16_pf2", {4, 16}));
+      v.push_back(mk_l1<float, 256, 4, 4, 2>("l1_256x16_pf2", {4, 16}));
+      v.push_back(mk_l1<float, 256, 2, 8, 2>("l1_256x16_my8", {4, 16}));
+      v.push_back(mk_l1<float, 128, 8, 4, 3>("l1_128x32_pf3", {4, 16}));
+      v.push_back(mk<float, S7, false, F7>("cur", {8}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
   (void)st5;
+  (void)S27;
+  (void)sym;
   (void)S5;
   CK(cudaDeviceSynchronize());
   std::printf("sweep done\n");

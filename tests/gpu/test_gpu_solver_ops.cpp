@@ -6,6 +6,7 @@
 // residuals to 1e-10 relative). Without a CUDA device every test calls GTEST_SKIP().
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -103,9 +104,15 @@ void expect_close(const FieldLayout& l, const std::vector<Real>& ref, const std:
   EXPECT_LE(maxerr, rtol * maxref) << what << ": max error " << maxerr << " vs max |ref| " << maxref;
 }
 
+// dim 3 / 2: small grid fields; dim 4: a 3D grid field with more rows than the point-wise kernels' warps
+// (97 x 61 rows > 4 blocks x 8 warps x 132 SMs: each warp walks several rows) and rows of several batches.
 FieldLayout grid_layout(int dim) {
   FieldLayout l;
-  if (dim == 3) {
+  if (dim == 4) {
+    l.n = {300, 97, 61};
+    l.ghost = {1, 1, 1};
+    l.align = kGridRowAlign;
+  } else if (dim == 3) {
     l.n = {37, 19, 13};
     l.ghost = {1, 2, 1};
     l.align = kGridRowAlign;  // the grid fields' padded rows
@@ -123,10 +130,10 @@ const char* prec(float) { return " f32"; }
 template <class Real>
 void blas_ops_test() {
   REQUIRE_CUDA(Real);
-  for (int dim : {3, 2}) {
+  for (int dim : {3, 2, 4}) {
     const FieldLayout l = grid_layout(dim);
     const long L = l.size();
-    const std::string tag = std::string(dim == 3 ? "3D" : "2D") + prec(Real());
+    const std::string tag = std::string(dim == 3 ? "3D" : dim == 2 ? "2D" : "3D many rows") + prec(Real());
     const auto hp = random_host<Real>(L, 1), hq = random_host<Real>(L, 2), hx = random_host<Real>(L, 3),
                hr = random_host<Real>(L, 4);
     {
@@ -157,6 +164,29 @@ void blas_ops_test() {
       gpu->diag_scale_add(Real(0.8), *r.g, *d.g, Real(-0.45), *y1.g);
       ref.diag_scale_add(Real(0.8), *r.r, *d.r, Real(-0.45), *y1.r);
       expect_close(l, down(ref, *y1.r), down(*gpu, *y1.g), hy, tol<Real>(), "diag_scale_add " + tag);
+    }
+    {
+      // convert from the other precision: owned cells rounded (or widened) exactly, ghosts untouched.
+      using Other = OtherReal<Real>;
+      CudaBackend<Other>* other = gpu_test::backend<Other>();
+      ASSERT_NE(other, nullptr);
+      const auto hs = random_host<Other>(L, 7);
+      const auto hpz = poison<Real>(L);
+      auto src = other->create_field(l);
+      other->upload(*src, hs);
+      auto dst = gpu->create_field(l);
+      gpu->upload(*dst, hpz);
+      gpu->convert(*src, *dst);
+      const auto got = down(*gpu, *dst);
+      long bad = 0;
+      for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
+        for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
+          for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
+            const long n = l.index(i, j, k);
+            const Real want = owned(l, i, j, k) ? static_cast<Real>(hs[n]) : hpz[n];
+            bad += std::memcmp(&got[n], &want, sizeof(Real)) != 0;
+          }
+      EXPECT_EQ(bad, 0) << "convert " << tag;
     }
   }
 }
@@ -222,11 +252,13 @@ TEST(CudaSolverOps, VarStencilFloat) { var_stencil_test<float>(); }
 template <class Real>
 void transfer_test() {
   REQUIRE_CUDA(Real);
-  for (int dim : {3, 2})
+  // dim 4: 3D with more fine rows than the prolongation's warps and fine rows of several batches.
+  for (int grid : {3, 2, 4})
     for (Centering cen : {Centering::vertex, Centering::cell}) {
       const bool vertex = cen == Centering::vertex;
+      const int dim = grid == 4 ? 3 : grid;
       FieldLayout lc, lf;
-      lc.n = {9, 6, dim == 3 ? 5 : 1};
+      lc.n = grid == 4 ? std::array<int, 3>{150, 40, 31} : std::array<int, 3>{9, 6, dim == 3 ? 5 : 1};
       lc.ghost = {1, 1, dim == 3 ? 1 : 0};
       lf.ghost = lc.ghost;
       for (int a = 0; a < 3; ++a) lf.n[a] = a < dim ? (vertex ? 2 * lc.n[a] + 1 : 2 * lc.n[a]) : 1;
@@ -234,7 +266,8 @@ void transfer_test() {
       m.dim = dim;
       m.centering = cen;
       m.shift = {vertex ? 1 : 0, vertex ? 1 : 0, dim == 3 && vertex ? 1 : 0};
-      const std::string tag = std::string(dim == 3 ? "3D " : "2D ") + (vertex ? "vertex" : "cell") + prec(Real());
+      const std::string tag = std::string(grid == 4 ? "3D many rows " : dim == 3 ? "3D " : "2D ") +
+                              (vertex ? "vertex" : "cell") + prec(Real());
       const auto hf = random_host<Real>(lf.size(), 31), hcz = poison<Real>(lc.size());
       const auto hc = random_host<Real>(lc.size(), 32);
       Pair<Real> f(*gpu, ref, lf, hf), c(*gpu, ref, lc, hcz);

@@ -36,6 +36,11 @@ using cuda_ops::ProgramOp;
 using cuda_ops::ProgramOpKind;
 using cuda_ops::fill_face_ghost;
 using cuda_ops::OwnedMap;
+using cuda_ops::OwnedRows;
+using cuda_ops::for_owned_row_batches;
+using cuda_ops::owned_rows;
+using cuda_ops::row_batch;
+using cuda_ops::rows_grid;
 
 namespace {
 
@@ -55,11 +60,18 @@ __global__ void fill_kernel(Real* p, long n, Real v) {
 }
 
 template <class Real>
-__global__ void axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, long total, OwnedMap m) {
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    y[n] = cuda_ops::axpby_value(a, x[n], b, y[n]);
-  }
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, OwnedRows m) {
+  constexpr int U = row_batch<Real>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real xv[U], yv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) y[n + 32 * u] = cuda_ops::axpby_value(a, xv[u], b, yv[u]);
+  });
 }
 
 // Block reduction of one double (sum or NaN-propagating max) written to out[blockIdx.x].
@@ -80,21 +92,35 @@ __device__ __forceinline__ void block_reduce_store(double v, double* out) {
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads) dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, long total,
-                                                       OwnedMap m, double* partials) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, OwnedRows m,
+                                                       double* partials) {
+  constexpr int U = row_batch<Real>();
   double acc = 0.0;
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    acc += static_cast<double>(x[n]) * static_cast<double>(y[n]);
-  }
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real xv[U], yv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) acc += static_cast<double>(xv[u]) * static_cast<double>(yv[u]);
+  });
   block_reduce_store<false>(acc, partials);
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads) maxabs_kernel(const Real* __restrict__ x, long total, OwnedMap m, double* partials) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) maxabs_kernel(const Real* __restrict__ x, OwnedRows m, double* partials) {
+  constexpr int U = row_batch<Real>();
   double acc = 0.0;
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x)
-    acc = nan_max(acc, fabs(static_cast<double>(x[m(e)])));
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real xv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) xv[u] = x[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) acc = nan_max(acc, fabs(static_cast<double>(xv[u])));
+  });
   block_reduce_store<true>(acc, partials);
 }
 
@@ -174,11 +200,17 @@ __global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceS
 }
 
 template <class Real>
-__global__ void scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, long total, OwnedMap m) {
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total; e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    y[n] = a * x[n];
-  }
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, OwnedRows m) {
+  constexpr int U = row_batch<Real>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real xv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) xv[u] = x[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) y[n + 32 * u] = a * xv[u];
+  });
 }
 
 template <class Real>
@@ -417,8 +449,8 @@ void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>&
   require_same_layout(x.layout(), y.layout(), "axpby");
   const long total = x.layout().owned_size();
   if (total <= 0) return;
-  axpby_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
-                                                                          total, owned_map(x.layout()));
+  const OwnedRows m = owned_rows(x.layout());
+  axpby_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel");
 }
 
@@ -456,9 +488,9 @@ double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
   const long total = x.layout().owned_size();
   int blocks = 0;
   if (total > 0) {
-    blocks = std::min(grid_for(total, sm_count_), kMaxPartials);
-    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), total, owned_map(x.layout()),
-                                                      partials_);
+    const OwnedRows m = owned_rows(x.layout());
+    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
+    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), m, partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("dot_kernel");
   }
   return this->allreduce_sum(finish_partials(blocks));
@@ -474,8 +506,9 @@ double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
   const long total = x.layout().owned_size();
   double local = 0.0;
   if (total > 0) {
-    const int blocks = std::min(grid_for(total, sm_count_), kMaxPartials);
-    maxabs_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), total, owned_map(x.layout()), partials_);
+    const OwnedRows m = owned_rows(x.layout());
+    const int blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
+    maxabs_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), m, partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("maxabs_kernel");
     finish_kernel<true><<<1, kThreads, 0, stream_>>>(partials_, blocks, result_dev_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
@@ -938,8 +971,8 @@ void CudaBackend<Real>::scale(Real a, const Field<Real>& x, Field<Real>& y) {
     builder_->ops.push_back(op);
     return;
   }
-  scale_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), as_cuda(y).data(),
-                                                                          total, owned_map(x.layout()));
+  const OwnedRows m = owned_rows(x.layout());
+  scale_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), as_cuda(y).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("scale_kernel");
 }
 

@@ -71,6 +71,65 @@ inline OwnedMap owned_map(const FieldLayout& l) {
                   l.owned_size() <= 0xffffffffL};
 }
 
+// ---- point-wise kernels walked by owned rows ---------------------------------------------------------
+// The owned cells of a row (fixed j, k) are contiguous in the allocation. A warp takes one row at a time
+// (one division per row, none per cell) and its lanes take the row's cells in batches of U per lane, U
+// loads of every operand in flight before any store: 32 U consecutive cells per batch, each warp-wide access
+// one coalesced run. (The grid-stride loop over owned cells before it decoded every cell with two
+// multiply-high divisions and kept one load per operand in flight: 2.7 TB/s on an H200 whose copy reaches
+// 4.2; docs/perf/pcg-mg-work-units.md.)
+struct OwnedRows {
+  int nx, ny;
+  long rows;  // ny nz
+  long sy, sz, origin;
+  FastDivU32 div_ny;
+  bool fast;  // rows < 2^32
+  // Index of the first owned cell of row r, and the row's (j, k).
+  __device__ __forceinline__ long start(long r, int& j, int& k) const {
+    const long kk = fast ? static_cast<long>(div_ny.div(static_cast<unsigned>(r))) : r / ny;
+    j = static_cast<int>(r - kk * ny);
+    k = static_cast<int>(kk);
+    return origin + j * sy + kk * sz;
+  }
+};
+
+inline OwnedRows owned_rows(const FieldLayout& l) {
+  const long rows = static_cast<long>(l.n[1]) * l.n[2];
+  return OwnedRows{l.n[0], l.n[1], rows, l.stride_y(), l.stride_z(), l.index(0, 0, 0),
+                   FastDivU32(static_cast<unsigned>(l.n[1])), rows <= 0xffffffffL};
+}
+
+// Cells per lane and batch: 32 bytes of every operand per lane in flight.
+template <class Real>
+constexpr int row_batch() {
+  return 32 / static_cast<int>(sizeof(Real));
+}
+
+// Blocks of kThreads for a row walk: one warp per row up to one wave of kRowBlocksPerSm resident blocks per SM
+// (the row kernels promise it in __launch_bounds__: at most 64 registers), then each warp loops over rows
+// (dealt round-robin). Reductions write one partial per block.
+constexpr int kRowBlocksPerSm = 4;
+inline int rows_grid(const OwnedRows& m, int sm_count) {
+  const long warps_per_block = kThreads / 32;
+  const long want = (m.rows + warps_per_block - 1) / warps_per_block;
+  return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(kRowBlocksPerSm) * sm_count)));
+}
+
+// Calls body(b, lim, i0, j, k) for every batch of every owned row this warp takes: the batch's cells are
+// i = i0 + 32 u (u < U; i0 starts at the lane) of row (j, k), at allocation index b + 32 u, and cell u exists when
+// 32 u < lim (= nx - i0). The body loads every operand of the U cells, then stores. (One base index and constant
+// offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
+template <int U, class Body>
+__device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&& body) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
+  for (long r = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; r < m.rows; r += nwarps) {
+    int j, k;
+    const long s = m.start(r, j, k);
+    for (int i0 = lane; i0 < m.nx; i0 += 32 * U) body(s + i0, m.nx - i0, i0, j, k);
+  }
+}
+
 // True for page-locked host memory (cudaMallocHost / registered), false for pageable memory.
 inline bool is_pinned(const void* p) {
   cudaPointerAttributes attr{};

@@ -24,58 +24,85 @@ using namespace cuda_ops;
 namespace {
 
 // ---- BLAS-1 style -------------------------------------------------------------------------------------
+// Point-wise kernels walk the owned rows (cuda_ops::for_owned_row_batches): per batch, every operand of U cells
+// is loaded before anything is stored.
 template <class Real>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     cg_update_kernel(Real alpha, const Real* __restrict__ p, const Real* __restrict__ q, Real* __restrict__ x,
-                     Real* __restrict__ r, long total, OwnedMap m, double* partials) {
+                     Real* __restrict__ r, OwnedRows m, double* partials) {
+  constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double acc = 0.0;
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    x[n] += alpha * p[n];
-    const Real rn = r[n] - alpha * q[n];
-    r[n] = rn;
-    acc += static_cast<double>(rn) * static_cast<double>(rn);
-  }
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real pv[U], qv[U], xv[U], rv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) pv[u] = p[n + 32 * u], qv[u] = q[n + 32 * u], xv[u] = x[n + 32 * u], rv[u] = r[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        x[n + 32 * u] = xv[u] + alpha * pv[u];
+        const Real rn = rv[u] - alpha * qv[u];
+        r[n + 32 * u] = rn;
+        acc += static_cast<double>(rn) * static_cast<double>(rn);
+      }
+  });
   const double s = block_sum(acc);
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 
 // x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p).
 template <class Real>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     cg_advance_kernel(Real alpha, Real beta, const Real* __restrict__ z, Real* __restrict__ p,
-                      Real* __restrict__ x, long total, OwnedMap m) {
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    const Real pn = p[n];
-    x[n] = axpby_value(alpha, pn, Real(1), x[n]);
-    p[n] = axpby_value(Real(1), z[n], beta, pn);
-  }
+                      Real* __restrict__ x, OwnedRows m) {
+  constexpr int U = row_batch<Real>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real zv[U], pv[U], xv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) zv[u] = z[n + 32 * u], pv[u] = p[n + 32 * u], xv[u] = x[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        x[n + 32 * u] = axpby_value(alpha, pv[u], Real(1), xv[u]);
+        p[n + 32 * u] = axpby_value(Real(1), zv[u], beta, pv[u]);
+      }
+  });
 }
 
 template <class Dst, class Src>
-__global__ void __launch_bounds__(kThreads)
-    convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, long total, OwnedMap m) {
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    dst[n] = static_cast<Dst>(src[n]);
-  }
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, OwnedRows m) {
+  constexpr int U = row_batch<Dst>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Src sv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) sv[u] = src[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) dst[n + 32 * u] = static_cast<Dst>(sv[u]);
+  });
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads)
-    dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u,
-                const Real* __restrict__ v, long total, OwnedMap m, double* partials) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u_,
+                const Real* __restrict__ v_, OwnedRows m, double* partials) {
+  constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double a0 = 0.0, a1 = 0.0;
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    a0 += static_cast<double>(x[n]) * static_cast<double>(y[n]);
-    a1 += static_cast<double>(u[n]) * static_cast<double>(v[n]);
-  }
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real xv[U], yv[U], uv[U], vv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u], uv[u] = u_[n + 32 * u], vv[u] = v_[n + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        a0 += static_cast<double>(xv[u]) * static_cast<double>(yv[u]);
+        a1 += static_cast<double>(uv[u]) * static_cast<double>(vv[u]);
+      }
+  });
   const double s0 = block_sum(a0);
   const double s1 = block_sum(a1);
   if (threadIdx.x == 0) {
@@ -86,16 +113,26 @@ __global__ void __launch_bounds__(kThreads)
 
 // y = a r / d + b y; ADD == false: y is not read (it may hold garbage).
 template <class Real, bool ADD>
-__global__ void diag_scale_kernel(Real a, const Real* __restrict__ r, const Real* __restrict__ d, Real b,
-                                  Real* __restrict__ y, long total, OwnedMap m) {
-  for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < total;
-       e += static_cast<long>(gridDim.x) * blockDim.x) {
-    const long n = m(e);
-    if constexpr (ADD)
-      y[n] = a * r[n] / d[n] + b * y[n];
-    else
-      y[n] = a * r[n] / d[n];
-  }
+__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm) diag_scale_kernel(Real a, const Real* __restrict__ r, const Real* __restrict__ d,
+                                                              Real b, Real* __restrict__ y, OwnedRows m) {
+  constexpr int U = row_batch<Real>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real rv[U], dv[U], yv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        rv[u] = r[n + 32 * u], dv[u] = d[n + 32 * u];
+        if constexpr (ADD) yv[u] = y[n + 32 * u];
+      }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        if constexpr (ADD)
+          y[n + 32 * u] = a * rv[u] / dv[u] + b * yv[u];
+        else
+          y[n + 32 * u] = a * rv[u] / dv[u];
+      }
+  });
 }
 
 template <class Real>
@@ -207,18 +244,24 @@ __global__ void restrict_cc_kernel(const Real* __restrict__ fv, Real* __restrict
   }
 }
 
-// fine += P coarse; one fine owned cell per thread.
+// fine += P coarse, walked by fine owned rows: a batch gathers the coarse values of U fine cells per lane (rows of
+// the coarse grid that L1 / L2 keep for the row's neighbours) and loads the fine values before any store.
 template <class Real>
-__global__ void prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex) {
-  const FieldLayout& lf = a.lf;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= lf.n[0]) return;
-  const long rows = static_cast<long>(lf.n[1]) * lf.n[2];
-  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
-    const int j = static_cast<int>(row % lf.n[1]);
-    const int k = static_cast<int>(row / lf.n[1]);
-    fv[lf.index(i, j, k)] += prolongate_point(cv, a, vertex, i, j, k);
-  }
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex, OwnedRows m) {
+  constexpr int U = 4;  // up to 8 coarse gathers per cell: 4 cells per lane fit the 64 registers in both precisions
+  for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
+    Real pv[U], fvv[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) {
+        pv[u] = prolongate_point(cv, a, vertex, i0 + 32 * u, j, k);
+        fvv[u] = fv[n + 32 * u];
+      }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) fv[n + 32 * u] = fvv[u] + pv[u];
+  });
 }
 
 void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points, const char* op) {
@@ -239,10 +282,10 @@ double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Fiel
   const long total = l.owned_size();
   int blocks = 0;
   if (total > 0) {
-    blocks = std::min(grid_for(total, sm_count_), kMaxPartials / 2);
+    const OwnedRows m = owned_rows(l);
+    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials / 2);
     cg_update_kernel<Real><<<blocks, kThreads, 0, stream_>>>(alpha, as_cuda(p).data(), as_cuda(q).data(),
-                                                             as_cuda(x).data(), as_cuda(r).data(), total,
-                                                             owned_map(l), partials_);
+                                                             as_cuda(x).data(), as_cuda(r).data(), m, partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("cg_update_kernel");
   }
   return this->allreduce_sum(finish_partials(blocks));
@@ -255,8 +298,9 @@ void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, 
   const FieldLayout& l = z.layout();
   const long total = l.owned_size();
   if (total <= 0) return;
-  cg_advance_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
-      alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), total, owned_map(l));
+  const OwnedRows m = owned_rows(l);
+  cg_advance_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(alpha, beta, as_cuda(z).data(),
+                                                                             as_cuda(p).data(), as_cuda(x).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
 }
 
@@ -266,8 +310,9 @@ void CudaBackend<Real>::convert(const Field<OtherReal<Real>>& src, Field<Real>& 
   const FieldLayout& l = dst.layout();
   const long total = l.owned_size();
   if (total <= 0) return;
-  convert_kernel<Real, OtherReal<Real>><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(
-      as_cuda(src).data(), as_cuda(dst).data(), total, owned_map(l));
+  const OwnedRows m = owned_rows(l);
+  convert_kernel<Real, OtherReal<Real>><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(as_cuda(src).data(),
+                                                                                           as_cuda(dst).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("convert_kernel");
 }
 
@@ -281,9 +326,10 @@ std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<
   const long total = l.owned_size();
   int blocks = 0;
   if (total > 0) {
-    blocks = std::min(grid_for(total, sm_count_), kMaxPartials / 2);
+    const OwnedRows m = owned_rows(l);
+    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials / 2);
     dot2_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(),
-                                                        as_cuda(v).data(), total, owned_map(l), partials_);
+                                                        as_cuda(v).data(), m, partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("dot2_kernel");
   }
   const std::array<double, 2> local = finish_partials2(blocks);
@@ -299,13 +345,14 @@ void CudaBackend<Real>::diag_scale_add(Real a, const Field<Real>& r, const Field
   const FieldLayout& l = r.layout();
   const long total = l.owned_size();
   if (total <= 0) return;
-  const int blocks = grid_for(total, sm_count_);
+  const OwnedRows m = owned_rows(l);
+  const int blocks = rows_grid(m, sm_count_);
   if (b == Real(0))
     diag_scale_kernel<Real, false><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(r).data(), as_cuda(d).data(), b,
-                                                                     as_cuda(y).data(), total, owned_map(l));
+                                                                     as_cuda(y).data(), m);
   else
     diag_scale_kernel<Real, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(r).data(), as_cuda(d).data(), b,
-                                                                    as_cuda(y).data(), total, owned_map(l));
+                                                                    as_cuda(y).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("diag_scale_kernel");
 }
 
@@ -412,9 +459,9 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
     builder_->ops.push_back(op);
     return;
   }
-  const RowLaunch rl = row_launch(a.lf);
-  prolongate_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(coarse).data(), as_cuda(fine).data(), a,
-                                                             m.centering == Centering::vertex);
+  const OwnedRows rows = owned_rows(a.lf);
+  prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
+      as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
 }
 
