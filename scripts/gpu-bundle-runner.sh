@@ -83,13 +83,13 @@ fi
 FILTER=${RUNNER_TEST_FILTER:-*}
 step test_gpu_backend "$OUTDIR/test_gpu_backend.log" 600 "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
 # The test grids are small, so the automatic wide-tile choice takes the small tile in 3D: run the suite
-# once more with each wider tier forced (PERKSOLVE_CUDA_WIDE_TILE=large, =medium), same log. The large tier
-# has a variant per memory class (PERKSOLVE_CUDA_MEMORY=fast|normal): it runs once with each.
-step test_gpu_backend_medium "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=medium \
-  "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
-for mem in fast normal; do
-  step "test_gpu_backend_large_$mem" "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=large \
-    PERKSOLVE_CUDA_MEMORY=$mem "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+# once more with each wider tier forced (PERKSOLVE_CUDA_WIDE_TILE=large, =medium), same log. The large and
+# medium tiers have a variant per memory class (PERKSOLVE_CUDA_MEMORY=fast|normal): each runs once with each.
+for tier in medium large; do
+  for mem in fast normal; do
+    step "test_gpu_backend_${tier}_$mem" "$OUTDIR/test_gpu_backend.log" 600 env PERKSOLVE_CUDA_WIDE_TILE=$tier \
+      PERKSOLVE_CUDA_MEMORY=$mem "$BIN/test_gpu_backend" --gtest_filter="$FILTER" || status=1
+  done
 done
 
 if [[ "${RUNNER_SANITIZE:-1}" != 0 ]] && command -v compute-sanitizer >/dev/null; then

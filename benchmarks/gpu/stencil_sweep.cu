@@ -81,6 +81,8 @@ double median(std::vector<double> v) {
 int g_sms = 0;
 cudaStream_t g_st = nullptr;
 unsigned* g_work = nullptr;  // zeroed work counters for the dynamic schedule
+double* g_partials = nullptr;  // jacobi / apply_dot partial sums (kMaxPartials)
+const void* g_b = nullptr;     // b of the benchmark grid (modes with b); null: b = x
 
 template <class Real>
 struct Var {
@@ -92,142 +94,31 @@ struct Var {
   int smem = 0;
 };
 
-template <class Real, ShapeSpec S, bool SYM, class T>
+// MODE: StencilMode (0 apply, 1 residual, 2 jacobi): the modes with b read it from g_b (the benchmark grid's own b
+// buffer) or, where g_b is null (the small checks), from x.
+template <class Real, ShapeSpec S, bool SYM, class T, int MODE = 0>
 Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}) {
   Var<Real> v;
   v.name = name;
   // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).
   v.launch = [](const StencilRequest<Real>& r, int ipb) {
-    return ipb < 0 ? launch_stream_stencil<Real, S, 0, SYM, T>(r, -ipb, true) : launch_stream_stencil<Real, S, 0, SYM, T>(r, ipb);
+    return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(r, -ipb, true)
+                   : launch_stream_stencil<Real, S, MODE, SYM, T>(r, ipb);
   };
   v.attrs = [] {
     cudaFuncAttributes fa{};
-    CK(cudaFuncGetAttributes(&fa, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, 0, SYM, T>));
+    CK(cudaFuncGetAttributes(&fa, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>));
     return fa;
   };
+  using C = TileCfg<Real, S, T, stencil_mode_has_b(MODE)>;
   v.per_sm = [] {
-    using C = TileCfg<Real, S, T, false>;
     int b = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &b, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, 0, SYM, T>, C::NT, C::SMEM_BYTES));
+        &b, stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>, C::NT, C::SMEM_BYTES));
     return b;
   };
   v.ipbs = std::move(ipbs);
-  v.smem = TileCfg<Real, S, T, false>::SMEM_BYTES;
-  return v;
-}
-
-// Experimental: 7-point star without shared memory. Thread (tx, ty) owns column x and MY consecutive rows,
-// streams z; the in-plane values of plane z + PF (centres, x +- 1 neighbours, the y halo rows) are loaded
-// into a register queue PF planes ahead (L1 serves the neighbours' overlapping lines); no block barrier.
-// Same summation order as the streaming kernel (bit-identical results).
-template <class Real, int MY>
-struct PlaneRec {
-  Real c[MY], xm[MY], xp[MY], ym, yp;
-};
-template <class Real, int BXT, int BYT, int MY, int PF>
-__global__ void __launch_bounds__(BXT* BYT) l1_7pt_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
-  const int tx = threadIdx.x % BXT, ty = threadIdx.x / BXT;
-  const Real c0 = a.c[0], c1 = a.c[1], c2 = a.c[2], c3 = a.c[3], c4 = a.c[4], c5 = a.c[5], c6 = a.c[6];
-  for (long u = blockIdx.x; u < a.items; u += gridDim.x) {
-    const long q = u / a.tiles, t = u - q * a.tiles;
-    const int s0 = static_cast<int>(q) * a.chunk, s1 = min(a.ns, s0 + a.chunk);
-    const int x = static_cast<int>(t % a.tiles_x) * BXT + tx;
-    const int y0 = static_cast<int>(t / a.tiles_x) * (BYT * MY) + ty * MY;
-    const int xc = min(x, a.nx - 1);
-    long roff[MY];
-#pragma unroll
-    for (int j = 0; j < MY; ++j) roff[j] = xc + static_cast<long>(min(y0 + j, a.ny - 1)) * a.row_stride;
-    const long ymoff = xc + static_cast<long>(min(y0, a.ny) - 1) * a.row_stride;
-    const long ypoff = xc + static_cast<long>(min(y0 + MY, a.ny)) * a.row_stride;
-    auto load = [&](int z, PlaneRec<Real, MY>& r) {
-      const Real* p = a.x + static_cast<long>(z) * a.step;
-#pragma unroll
-      for (int j = 0; j < MY; ++j) {
-        r.c[j] = __ldg(p + roff[j]);
-        r.xm[j] = __ldg(p + roff[j] - 1);
-        r.xp[j] = __ldg(p + roff[j] + 1);
-      }
-      r.ym = __ldg(p + ymoff);
-      r.yp = __ldg(p + ypoff);
-    };
-    PlaneRec<Real, MY> qq[PF + 1];  // qq[0] = plane z, qq[k] = plane z + k
-    Real below[MY];
-    {
-      const Real* p = a.x + static_cast<long>(s0 - 1) * a.step;
-#pragma unroll
-      for (int j = 0; j < MY; ++j) below[j] = __ldg(p + roff[j]);
-    }
-#pragma unroll
-    for (int k = 0; k <= PF; ++k) load(min(s0 + k, a.ns), qq[k]);  // planes past ns + 1: clamped, unused
-    for (int z = s0; z < s1; ++z) {
-#pragma unroll
-      for (int j = 0; j < MY; ++j) {
-        const PlaneRec<Real, MY>& c = qq[0];
-        Real acc = c0 * below[j];
-        acc = fma(c1, j == 0 ? c.ym : c.c[j - 1], acc);
-        acc = fma(c2, c.xm[j], acc);
-        acc = fma(c3, c.c[j], acc);
-        acc = fma(c4, c.xp[j], acc);
-        acc = fma(c5, j == MY - 1 ? c.yp : c.c[j + 1], acc);
-        acc = fma(c6, qq[1].c[j], acc);
-        if (x < a.nx && y0 + j < a.ny) a.out[roff[j] + static_cast<long>(z) * a.step] = acc;
-        below[j] = c.c[j];
-      }
-#pragma unroll
-      for (int k = 0; k < PF; ++k) qq[k] = qq[k + 1];
-      load(min(z + PF + 1, a.ns), qq[PF]);
-    }
-  }
-}
-
-template <class Real, int BXT, int BYT, int MY, int PF>
-int launch_l1_7pt(const StencilRequest<Real>& r, int ipb) {
-  auto kernel = l1_7pt_kernel<Real, BXT, BYT, MY, PF>;
-  int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BXT * BYT, 0));
-  const FieldLayout& l = r.layout;
-  StreamArgs<Real, kMaxTemplatedPoints> a{};
-  const long origin = l.index(0, 0, 0);
-  a.x = r.x + origin;
-  a.out = r.out + origin;
-  a.nx = l.n[0];
-  a.ny = l.n[1];
-  a.ns = l.n[2];
-  a.row_stride = l.stride_y();
-  a.step = l.stride_z();
-  for (int p = 0; p < 7; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
-  a.tiles_x = (a.nx + BXT - 1) / BXT;
-  a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + BYT * MY - 1) / (BYT * MY));
-  const long resident = static_cast<long>(std::max(per_sm, 1)) * r.sm_count;
-  long c0 = ipb > 0 ? (static_cast<long>(a.ns) * a.tiles + resident * ipb - 1) / (resident * ipb) : a.ns;
-  c0 = std::min<long>(std::max(c0, 8L), a.ns);
-  const long nchunks = (a.ns + c0 - 1) / c0;
-  a.chunk = static_cast<int>((a.ns + nchunks - 1) / nchunks);
-  a.items = a.tiles * nchunks;
-  const long rounds = (a.items + resident - 1) / resident;
-  const long blocks = (a.items + rounds - 1) / rounds;
-  kernel<<<static_cast<unsigned>(blocks), BXT * BYT, 0, r.stream>>>(a);
-  CK(cudaGetLastError());
-  return 0;
-}
-
-template <class Real, int BXT, int BYT, int MY, int PF>
-Var<Real> mk_l1(const char* name, std::vector<int> ipbs) {
-  Var<Real> v;
-  v.name = name;
-  v.launch = [](const StencilRequest<Real>& r, int ipb) { return launch_l1_7pt<Real, BXT, BYT, MY, PF>(r, ipb); };
-  v.attrs = [] {
-    cudaFuncAttributes fa{};
-    CK(cudaFuncGetAttributes(&fa, l1_7pt_kernel<Real, BXT, BYT, MY, PF>));
-    return fa;
-  };
-  v.per_sm = [] {
-    int b = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, l1_7pt_kernel<Real, BXT, BYT, MY, PF>, BXT * BYT, 0));
-    return b;
-  };
-  v.ipbs = std::move(ipbs);
+  v.smem = C::SMEM_BYTES;
   return v;
 }
 
@@ -264,12 +155,17 @@ StencilRequest<Real> req(const Stencil& s, const FieldLayout& l, const Real* x, 
   r.sm_count = g_sms;
   r.stream = g_st;
   r.work_counters = g_work;
+  r.partials = g_partials;
+  r.b = static_cast<const Real*>(g_b);
+  r.scale = Real(0.15);
   return r;
 }
 
 // Small-grid bitwise check of a variant against the reference variant; returns mismatching words.
 template <class Real>
 unsigned long long small_check(const Stencil& s, const Var<Real>& ref, const Var<Real>& v, const FieldLayout& l, int ipb) {
+  const void* b_keep = g_b;
+  g_b = nullptr;  // b = x on the small grids
   Buf<Real> x(l.size()), o1(l.size()), o2(l.size());
   init_kernel<Real><<<256, 256, 0, g_st>>>(x.p, l.size(), 12345u);
   CK(cudaMemsetAsync(o1.p, 0xff, l.size() * sizeof(Real), g_st));
@@ -277,6 +173,7 @@ unsigned long long small_check(const Stencil& s, const Var<Real>& ref, const Var
   ref.launch(req<Real>(s, l, x.p, o1.p), ref.ipbs[0]);
   v.launch(req<Real>(s, l, x.p, o2.p), ipb);
   CK(cudaStreamSynchronize(g_st));
+  g_b = b_keep;
   return diff(o1.p, o2.p, l.size());
 }
 
@@ -304,7 +201,9 @@ void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, 
     s2.ghost = {r, r, 0};
   }
   const long n = l.size();
-  Buf<Real> in(n), out(n), ref(n);
+  Buf<Real> in(n), out(n), ref(n), bb(n);
+  init_kernel<Real><<<2048, 256, 0, g_st>>>(bb.p, n, 99u);
+  g_b = bb.p;
   init_kernel<Real><<<2048, 256, 0, g_st>>>(in.p, n, 7u + s.size());
   CK(cudaMemsetAsync(ref.p, 0xff, n * sizeof(Real), g_st));
   vars[0].launch(req<Real>(s, l, in.p, ref.p), vars[0].ipbs[0]);
@@ -352,6 +251,7 @@ void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, 
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
+  g_b = nullptr;
 }
 
 }  // namespace
@@ -375,6 +275,7 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreate(&g_st));
   CK(cudaMalloc(&g_work, 2 * sizeof(unsigned)));
   CK(cudaMemset(g_work, 0, 2 * sizeof(unsigned)));
+  CK(cudaMalloc(&g_partials, kMaxPartials * sizeof(double)));
   std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, g_sms, prop.l2CacheSize >> 20);
 
   // ---- copy bandwidth, three ways (bytes read + written), 1 GiB buffers ----
@@ -438,43 +339,47 @@ int main(int argc, char** argv) {
   // (LargeFastMemTuneSel). Round 8 (run5): around them (wider rows, streaming stores, other row counts): fp64
   // nothing better (0.888-0.893; 1024 x 2 0.63, streaming stores 0.88), fp32 6 rows per thread 0.826-0.833 vs 8 rows
   // 0.795-0.809 (now the production tile).
-  // Round 9 (2026-11-25, H200): the shared-memory-free 7-point kernel (l1_7pt_kernel: register queue of the next
-  // planes, L1 for the x neighbours, no block barrier), never measured before, against the production tiles; and
-  // the medium tier at 255^3 (the PCG-MG fine grid: its 7-point fp64 sweep takes the H100's scalar 256 x 8 tile,
-  // not a bulk one) against the bulk 256-wide tiles (run with --n3d 255 --only 3d7pt_f64_medium).
-  using D7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64, fast memory
-  if (only.empty() || only == "3d7pt_f64") {
-    std::vector<Var<double>> v{mk<double, S7, false, D7>("cur", {16})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk_l1<double, 128, 4, 4, 2>("l1_128x16_pf2", {4, 16}));
-      v.push_back(mk_l1<double, 256, 2, 4, 2>("l1_256x8_pf2", {4, 16}));
-      v.push_back(mk_l1<double, 256, 4, 2, 3>("l1_256x8_pf3", {4, 16}));
-      v.push_back(mk_l1<double, 64, 8, 4, 2>("l1_64x32_pf2", {4, 16}));
-      v.push_back(mk<double, S7, false, D7>("cur", {16}));
-    }
-    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
-  using M7 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 medium tier (255^3)
+  // Round 9 (2026-11-25, H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run1): a 7-point kernel without
+  // shared memory (a register queue of the next planes, the x neighbours through L1, no block barrier) reached only
+  // 0.66 (fp64) / 0.52 (fp32) of the copy bound against 0.89 / 0.83 for the production tiles (and was removed); at
+  // 255^3 (the PCG-MG fine grid) the medium tier's scalar 256 x 8 tile reached 0.62-0.65 and bulk 256-wide tiles
+  // 0.73-0.76. Round 10: the modes with b (residual, Jacobi: the multigrid smoother), which no fast-memory tile
+  // covered, at 255^3 and 512^3 (run with --n3d 255 / 512 --only 3d7pt_f64_b / 3d7pt_f32_b / 3d7pt_f64_medium).
+  using M7 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;   // production fp64 medium tier (255^3)
   if (only == "3d7pt_f64_medium") {
     std::vector<Var<double>> v{mk<double, S7, false, M7>("medium", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>("256x8_bulk_ns4", {4, 8, 16}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 8, true>>("256x2x4_bulk_ns4", {4, 8, 16}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 2, 3, false, 8, true>>("256x4_2blk_bulk", {8}));
-      v.push_back(mk_l1<double, 256, 2, 4, 2>("l1_256x8_pf2", {4, 16}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>>("256x2x4_bulk", {2, 4, 8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 2, 3, false, 4, true>>("256x4_2blk_bulk", {2, 4, 8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 4, true>>("256x2x4_2blk_bulk", {4}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 6, 4, 1, 3, false, 4, true>>("256x2x6_bulk", {4}));
       v.push_back(mk<double, S7, false, M7>("medium", {8}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  using F7 = Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>;  // production fp32 (round 8)
-  if (only.empty() || only == "3d7pt_f32") {
-    std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
+  constexpr int kJac = static_cast<int>(StencilMode::jacobi);
+  using MB7 = Tune<256, 2, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 with b (every tier)
+  if (only == "3d7pt_f64_b") {
+    std::vector<Var<double>> v{mk<double, S7, false, MB7, kJac>("jac_cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk_l1<float, 128, 4, 4, 2>("l1_128x16_pf2", {4, 16}));
-      v.push_back(mk_l1<float, 256, 4, 4, 2>("l1_256x16_pf2", {4, 16}));
-      v.push_back(mk_l1<float, 256, 2, 8, 2>("l1_256x16_my8", {4, 16}));
-      v.push_back(mk_l1<float, 128, 8, 4, 3>("l1_128x32_pf3", {4, 16}));
-      v.push_back(mk<float, S7, false, F7>("cur", {8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 1, 3, false, 4, true>, kJac>("jac_256x4_bulk", {4, 8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>, kJac>("jac_256x8_bulk", {4, 8}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 2, 3, false, 4, true>, kJac>("jac_256x4_2blk_bulk", {4, 8}));
+      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>, kJac>("jac_512x4_bulk", {8, 16}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 5, 1, 3, false, 4, true>, kJac>("jac_256x4_bulk_ns5", {4}));
+      v.push_back(mk<double, S7, false, MB7, kJac>("jac_cur", {8}));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
+  using MB7F = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production fp32 with b (every tier)
+  if (only == "3d7pt_f32_b") {
+    std::vector<Var<float>> v{mk<float, S7, false, MB7F, kJac>("jac_cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 8, true>, kJac>("jac_256x8_2blk_bulk", {4, 8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>, kJac>("jac_256x12_2blk_bulk", {4, 8}));
+      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>, kJac>("jac_256x8_bulk", {4, 8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 8, true>, kJac>("jac_256x8_512t_bulk", {4, 8}));
+      v.push_back(mk<float, S7, false, MB7F, kJac>("jac_cur", {8}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }

@@ -261,6 +261,23 @@ struct LargeFastMemTuneSel {
                                             Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
                          Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>;
 };
+// Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
+// (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
+// short for the 512-wide large tile, and for the modes with b (residual, Jacobi: the multigrid smoother) at every
+// size, which no bulk tile covered (ratios to the copy bound of 2 sizeof(T) per cell; the modes with b move 3):
+//   fp64 apply: 256 x 2 threads x (1 x 4), items of ~4 per block: 0.76-0.77 vs 0.62-0.64 (the scalar medium tile);
+//   fp64 with b: the same tile: 0.556-0.560 vs 0.42-0.44 at 255^3, 0.61 vs 0.50-0.53 at 512^3;
+//   fp32 with b: 256 x 2 threads x (1 x 6), two blocks per SM (the fp32 large tile): 0.39 vs 0.29 at 255^3, 0.556 vs
+//   0.40 at 512^3.
+// (fp32 apply takes the large tile, 256 wide.) Everything else: the medium tile.
+template <class Real, ShapeSpec S, bool HASB>
+struct MediumFastMemTuneSel {
+  static constexpr bool F64 = sizeof(Real) == 8;
+  static constexpr bool kTuned = S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star && (F64 || HASB);
+  using type = std::conditional_t<!kTuned, typename MediumTuneSel<Real, S, HASB>::type,
+                                  std::conditional_t<F64, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>,
+                                                     Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>;
+};
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
@@ -269,6 +286,8 @@ template <class Real, ShapeSpec S, bool HASB>
 using WideLargeTune = typename LargeTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
 using WideLargeFastMemTune = typename LargeFastMemTuneSel<Real, S, HASB>::type;
+template <class Real, ShapeSpec S, bool HASB>
+using WideMediumFastMemTune = typename MediumFastMemTuneSel<Real, S, HASB>::type;
 
 constexpr int kMaxTemplatedPoints = 27;
 
@@ -966,6 +985,7 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
   using Medium = WideMediumTune<Real, S, kHasB>;
   using Large = WideLargeTune<Real, S, kHasB>;
   using LargeFast = WideLargeFastMemTune<Real, S, kHasB>;
+  using MediumFast = WideMediumFastMemTune<Real, S, kHasB>;
   const int forced = wide_tile_override();
   if constexpr (!std::is_same_v<LargeFast, Large>) {
     if (fast_memory && (forced == 3 || (forced == 0 && tile_fits<Real, S, LargeFast>(layout))))
@@ -973,6 +993,10 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
   }
   if constexpr (!std::is_same_v<Large, Medium>) {
     if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(layout))) return f(TuneTag<Large>{});
+  }
+  if constexpr (!std::is_same_v<MediumFast, Medium>) {
+    if (fast_memory && (forced >= 2 || (forced == 0 && tile_fits<Real, S, MediumFast>(layout))))
+      return f(TuneTag<MediumFast>{});
   }
   if constexpr (!std::is_same_v<Medium, Small>) {
     if (forced >= 2 || (forced == 0 && tile_fits<Real, S, Medium>(layout))) return f(TuneTag<Medium>{});
