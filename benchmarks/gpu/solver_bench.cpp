@@ -20,6 +20,9 @@
 //                  [0.2, 1.08] lambda_max (product form, the cost of two Jacobi sweeps)
 //   pcg_mg_solve_float_cycle  (fp64 only) pcg_mg_solve_chebyshev with the cycle in float
 //                  ([solver.preconditioner] precision = "float"): CG in double, half the cycle's traffic
+//   case "explore" (fp64): pcg_mg_explore_cheb<d>_lo<lower>_<run|float>: PCG-MG with Chebyshev smoothing of degree
+//                  d = 1..4 (pre = post = d) on [lower, 1.08] lambda_max, lower = 0.1, 0.2, 0.3, the cycle in double
+//                  or float, direct coarse solve (24 solves): which set-up reaches 1e-10 in the fewest work units
 //   case "persistent": mg_vcycle_direct and pcg_mg_solve_direct once per value P of --persistent-cells
 //                  (default 0,4096,32768,262144): multigrid levels of at most P cells run as one persistent
 //                  program (issue 6 item 4; 0 = every level kernel by kernel); the record's persistent_cells
@@ -84,7 +87,7 @@ struct Options {
 void usage(std::FILE* f) {
   std::fprintf(f,
                "usage: solver_bench [--out FILE.json] [--n N] [--reps R] [--solve-reps S] [--precision both|f64|f32]\n"
-               "                    [--cases wu,cg,mg,pcg,persistent] [--cg-iterations I] [--mg-cycles C]\n"
+               "                    [--cases wu,cg,mg,pcg,persistent,explore] [--cg-iterations I] [--mg-cycles C]\n"
                "                    [--persistent-cells P1,P2,...] [--git-revision REV] [--warmup-s T] [--print-decks]\n"
                "  --n N            unknowns per axis of the 3D Poisson grid (N = 2^k - 1, >= 7; default 255)\n"
                "  --reps R         timed 7-point sweeps for the work unit, median (default 50)\n"
@@ -196,12 +199,13 @@ double pcg_rtol(bool fp32) { return fp32 ? 1e-6 : 1e-10; }
 const char* const kJacobiSmoother = "type = \"jacobi\"\n";
 const char* const kChebyshevSmoother = "type = \"chebyshev\"\nlower = 0.2\n";
 std::string pcg_deck(int n, bool fp32, const std::string& coarse = "cg", long persistent_cells = -1,
-                     const char* smoother = kJacobiSmoother, const char* cycle_precision = "run") {
+                     const std::string& smoother = kJacobiSmoother, const char* cycle_precision = "run", int sweeps = 2) {
   char rtol[32];
   std::snprintf(rtol, sizeof rtol, "%g", pcg_rtol(fp32));
+  const std::string k = std::to_string(sweeps);
   return deck_header(n, fp32) +
-         "[solver]\ntype = \"cg\"\n[solver.preconditioner]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = 2\n"
-         "post_smooth = 2\nprecision = \"" + cycle_precision + "\"\n" + persistent_line(persistent_cells) +
+         "[solver]\ntype = \"cg\"\n[solver.preconditioner]\ntype = \"multigrid\"\ncycle = \"V\"\npre_smooth = " + k +
+         "\npost_smooth = " + k + "\nprecision = \"" + cycle_precision + "\"\n" + persistent_line(persistent_cells) +
          "[solver.preconditioner.smoother]\n" + smoother +
          "[solver.preconditioner.coarse]\n" +
          coarse_body(fp32, coarse) + "[solver.stop]\nmax_iterations = 200\nrtol = " + rtol + "\n" + kFooter;
@@ -350,6 +354,18 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
       solves.back().rtol = pcg_rtol(fp32);
     }
   }
+  if (want("explore") && !fp32) {
+    // Chebyshev smoothing of degree d (pre = post = d sweeps, product form) on [lower, 1.08] lambda_max, cycle in
+    // double or float, direct coarse solve: which set-up reaches 1e-10 in the fewest work units.
+    for (const char* cp : {"run", "float"})
+      for (int d : {1, 2, 3, 4})
+        for (const char* lower : {"0.1", "0.2", "0.3"}) {
+          const std::string sm = std::string("type = \"chebyshev\"\nlower = ") + lower + "\n";
+          solves.push_back(measure_solve<Real>(std::string("pcg_mg_explore_cheb") + std::to_string(d) + "_lo" + lower + "_" + cp,
+                                               pcg_deck(o.n, fp32, "direct", -1, sm, cp, d), o.n, o.solve_reps));
+          solves.back().rtol = pcg_rtol(fp32);
+        }
+  }
   if (want("persistent")) {
     for (long p : o.persistent_cells) {
       solves.push_back(measure_solve<Real>("mg_vcycle_direct", mg_deck(o.n, fp32, o.mg_cycles, "direct", p), o.n,
@@ -437,8 +453,8 @@ int main(int argc, char** argv) {
       std::stringstream ss(v);
       std::string item;
       while (std::getline(ss, item, ','))
-        if (item != "wu" && item != "cg" && item != "mg" && item != "pcg" && item != "persistent")
-          bad("expects a list of wu, cg, mg, pcg, persistent");
+        if (item != "wu" && item != "cg" && item != "mg" && item != "pcg" && item != "persistent" && item != "explore")
+          bad("expects a list of wu, cg, mg, pcg, persistent, explore");
       o.cases = v;
     } else if (a == "--n") {
       if (!parse_int(v, 7, x) || x > 2047) bad("expects an integer in [7, 2047]");

@@ -218,44 +218,62 @@ __global__ void gs_color_kernel(const VarStencil<Real> st, const Real* __restric
 }
 
 // ---- multigrid transfers (per-cell bodies in grid_point_ops.cuh) -------------------------------------
-template <class Real>
-__global__ void restrict_fw_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
-  const FieldLayout& lc = a.lc;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= lc.n[0]) return;
-  const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
-  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
-    const int j = static_cast<int>(row % lc.n[1]);
-    const int k = static_cast<int>(row / lc.n[1]);
-    cv[lc.index(i, j, k)] = restrict_fw_point(fv, a, i, j, k);
-  }
+// Restriction walked by coarse owned rows (cuda_ops::for_owned_row_batches): U coarse cells per lane, all their fine
+// loads (27 / 64 per cell in 3D, unrolled at compile time in grid_point_ops.cuh) in flight before the stores.
+template <class Real, bool VERTEX>
+__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
+    restrict_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a, OwnedRows m) {
+  constexpr int U = 2;
+  for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
+    Real v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim)
+        v[u] = VERTEX ? restrict_fw_point(fv, a, i0 + 32 * u, j, k) : restrict_cc_point(fv, a, i0 + 32 * u, j, k);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (32 * u < lim) cv[n + 32 * u] = v[u];
+  });
 }
 
+// fine += P coarse, walked by fine owned rows. Along y and z the coarse support (transfer_rule::coarse_support: at
+// most 2 x 2 coarse rows and their weights) is the same for the whole fine row, so it is found once per batch and
+// each cell only finds its x support; the arithmetic is transfer_rule::interpolation's (same weights, same order),
+// so the bits equal prolongate_point's (the persistent program's form). A batch gathers the coarse values of U fine
+// cells per lane (coarse rows that L1 / L2 keep for the neighbouring fine rows) and loads the fine values before
+// any store.
 template <class Real>
-__global__ void restrict_cc_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a) {
-  const FieldLayout& lc = a.lc;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= lc.n[0]) return;
-  const long rows = static_cast<long>(lc.n[1]) * lc.n[2];
-  for (long row = blockIdx.y; row < rows; row += gridDim.y) {
-    const int j = static_cast<int>(row % lc.n[1]);
-    const int k = static_cast<int>(row / lc.n[1]);
-    cv[lc.index(i, j, k)] = restrict_cc_point(fv, a, i, j, k);
-  }
-}
-
-// fine += P coarse, walked by fine owned rows: a batch gathers the coarse values of U fine cells per lane (rows of
-// the coarse grid that L1 / L2 keep for the row's neighbours) and loads the fine values before any store.
-template <class Real>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex, OwnedRows m) {
   constexpr int U = 4;  // up to 8 coarse gathers per cell: 4 cells per lane fit the 64 registers in both precisions
   for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
+    int iy[2] = {0, 0}, iz[2] = {0, 0};
+    double wy[2] = {0.0, 0.0}, wz[2] = {1.0, 0.0};
+    const int nys = transfer_rule::coarse_support(vertex, j - a.s1, iy, wy);
+    const int nzs = a.rz ? transfer_rule::coarse_support(vertex, k - a.s2, iz, wz) : 1;
+    // The weights are dyadic with at most 6 significant bits (1, 1/2, 3/4, 1/4 per axis), so every product of them is
+    // exact in either precision: wx (wy wz) rounded to Real equals interpolation's (wx wy) wz rounded to Real.
+    const Real* rows[2][2];
+    Real wyz[2][2];
+#pragma unroll
+    for (int cz = 0; cz < 2; ++cz)
+#pragma unroll
+      for (int cy = 0; cy < 2; ++cy) {
+        rows[cz][cy] = cv + a.lc.index(0, iy[cy], iz[cz]);
+        wyz[cz][cy] = static_cast<Real>(wy[cy] * wz[cz]);
+      }
     Real pv[U], fvv[U];
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (32 * u < lim) {
-        pv[u] = prolongate_point(cv, a, vertex, i0 + 32 * u, j, k);
+        int ix[2];
+        double wx[2];
+        const int nxs = transfer_rule::coarse_support(vertex, i0 + 32 * u - a.s0, ix, wx);
+        Real acc = 0;
+        for (int cz = 0; cz < nzs; ++cz)
+          for (int cy = 0; cy < nys; ++cy)
+            for (int cx = 0; cx < nxs; ++cx) acc += static_cast<Real>(wx[cx]) * wyz[cz][cy] * rows[cz][cy][ix[cx]];
+        pv[u] = acc;
         fvv[u] = fv[n + 32 * u];
       }
 #pragma unroll
@@ -436,11 +454,13 @@ void CudaBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Rea
     builder_->ops.push_back(op);
     return;
   }
-  const RowLaunch rl = row_launch(a.lc);
+  const OwnedRows rows = owned_rows(a.lc);
   if (m.centering == Centering::vertex)
-    restrict_fw_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(fine).data(), as_cuda(coarse).data(), a);
+    restrict_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
+                                                                                     as_cuda(coarse).data(), a, rows);
   else
-    restrict_cc_kernel<Real><<<rl.grid, rl.block, 0, stream_>>>(as_cuda(fine).data(), as_cuda(coarse).data(), a);
+    restrict_kernel<Real, false><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
+                                                                                      as_cuda(coarse).data(), a, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("restrict_kernel");
 }
 
