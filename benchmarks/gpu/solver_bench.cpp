@@ -20,7 +20,7 @@
 //                  [0.2, 1.08] lambda_max (product form, the cost of two Jacobi sweeps)
 //   pcg_mg_solve_float_cycle  (fp64 only) pcg_mg_solve_chebyshev with the cycle in float
 //                  ([solver.preconditioner] precision = "float"): CG in double, half the cycle's traffic
-//   case "explore" (fp64): pcg_mg_explore_cheb<d>_lo<lower>_<run|float>: PCG-MG with Chebyshev smoothing of degree
+//   case "explore" (fp64): pcg_mg_solve_explore_cheb<d>_lo<lower>_<run|float>: PCG-MG with Chebyshev smoothing of degree
 //                  d = 1..4 (pre = post = d) on [lower, 1.08] lambda_max, lower = 0.1, 0.2, 0.3, the cycle in double
 //                  or float, direct coarse solve (24 solves): which set-up reaches 1e-10 in the fewest work units
 //   case "persistent": mg_vcycle_direct and pcg_mg_solve_direct once per value P of --persistent-cells
@@ -361,7 +361,7 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
       for (int d : {1, 2, 3, 4})
         for (const char* lower : {"0.1", "0.2", "0.3"}) {
           const std::string sm = std::string("type = \"chebyshev\"\nlower = ") + lower + "\n";
-          solves.push_back(measure_solve<Real>(std::string("pcg_mg_explore_cheb") + std::to_string(d) + "_lo" + lower + "_" + cp,
+          solves.push_back(measure_solve<Real>(std::string("pcg_mg_solve_explore_cheb") + std::to_string(d) + "_lo" + lower + "_" + cp,
                                                pcg_deck(o.n, fp32, "direct", -1, sm, cp, d), o.n, o.solve_reps));
           solves.back().rtol = pcg_rtol(fp32);
         }

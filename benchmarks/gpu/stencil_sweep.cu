@@ -346,6 +346,7 @@ int main(int argc, char** argv) {
   // 0.73-0.76. Round 10: the modes with b (residual, Jacobi: the multigrid smoother), which no fast-memory tile
   // covered, at 255^3 and 512^3 (run with --n3d 255 / 512 --only 3d7pt_f64_b / 3d7pt_f32_b / 3d7pt_f64_medium).
   using M7 = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;   // production fp64 medium tier (255^3)
+  constexpr int kJac = static_cast<int>(StencilMode::jacobi);
   if (only == "3d7pt_f64_medium") {
     std::vector<Var<double>> v{mk<double, S7, false, M7>("medium", {8})};
     for (int rep = 0; rep < 2; ++rep) {
@@ -357,7 +358,6 @@ int main(int argc, char** argv) {
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  constexpr int kJac = static_cast<int>(StencilMode::jacobi);
   using MB7 = Tune<256, 2, 1, 2, 3, 1, 0, false, 8, true>;  // production fp64 with b (every tier)
   if (only == "3d7pt_f64_b") {
     std::vector<Var<double>> v{mk<double, S7, false, MB7, kJac>("jac_cur", {8})};
@@ -366,20 +366,36 @@ int main(int argc, char** argv) {
       v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>, kJac>("jac_256x8_bulk", {4, 8}));
       v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 4, 2, 3, false, 4, true>, kJac>("jac_256x4_2blk_bulk", {4, 8}));
       v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 8, true>, kJac>("jac_512x4_bulk", {8, 16}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 2, 5, 1, 3, false, 4, true>, kJac>("jac_256x4_bulk_ns5", {4}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>, kJac>("jac_256x8_bulk_ipb2", {2}));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 6, 4, 1, 3, false, 4, true>, kJac>("jac_256x12_bulk", {2, 4}));
+      v.push_back(mk<double, S7, false, Tune<256, 1, 1, 4, 4, 2, 3, false, 4, true>, kJac>("jac_256x4_2blk_256t", {2, 4}));
       v.push_back(mk<double, S7, false, MB7, kJac>("jac_cur", {8}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
-  using MB7F = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // production fp32 with b (every tier)
-  if (only == "3d7pt_f32_b") {
-    std::vector<Var<float>> v{mk<float, S7, false, MB7F, kJac>("jac_cur", {8})};
+  // Round 11 (run 5): the float multigrid cycle's fine grid, 255^3 fp32: apply and Jacobi around the production tiles,
+  // and fp64 Jacobi with taller tiles (--n3d 255 --only 3d7pt_f32_255 / 3d7pt_f64_b).
+  using F7 = Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>;  // production fp32 apply (fast memory) = Jacobi (medium fast)
+  if (only == "3d7pt_f32_255") {
+    std::vector<Var<float>> v{mk<float, S7, false, F7>("apply_cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 8, true>, kJac>("jac_256x8_2blk_bulk", {4, 8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>, kJac>("jac_256x12_2blk_bulk", {4, 8}));
-      v.push_back(mk<float, S7, false, Tune<256, 4, 1, 2, 4, 1, 3, false, 8, true>, kJac>("jac_256x8_bulk", {4, 8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 8, true>, kJac>("jac_256x8_512t_bulk", {4, 8}));
-      v.push_back(mk<float, S7, false, MB7F, kJac>("jac_cur", {8}));
+      v.push_back(mk<float, S7, false, F7>("apply_cur", {2, 4, 16}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 4, true>>("apply_256x8_2blk", {2, 4, 8}));
+      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 4, 3, 3, false, 4, true>>("apply_256x8_3blk", {2, 4, 8}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 5, 2, 3, false, 4, true>>("apply_256x12_2blk_ns5", {4}));
+    }
+    run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
+  using MB7F = Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>;  // fp32 with b before round 10 (normal memory)
+  if (only == "3d7pt_f32_b") {
+    std::vector<Var<float>> v{mk<float, S7, false, F7, kJac>("jac_cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<float, S7, false, MB7F, kJac>("jac_normal", {8}));
+      v.push_back(mk<float, S7, false, F7, kJac>("jac_cur", {2, 4, 16}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 4, true>, kJac>("jac_256x8_2blk", {2, 4}));
+      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 4, 3, 3, false, 4, true>, kJac>("jac_256x8_3blk", {2, 4}));
+      v.push_back(mk<float, S7, false, Tune<256, 1, 1, 6, 4, 4, 3, false, 4, true>, kJac>("jac_256x6_4blk", {2, 4}));
+      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 5, 2, 3, false, 4, true>, kJac>("jac_256x12_2blk_ns5", {4}));
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
