@@ -399,6 +399,23 @@ int main(int argc, char** argv) {
     }
     run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
+  // Round 12 (run 6): 2d5pt fp64 at 16384^2 (0.89-0.90 of the copy bound, the target 0.90): bulk (TMA) rows, ring
+  // depths, dynamic items, around the production 1024-wide tile (--only 2d5pt_f64).
+  using P5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0>;  // production 2D fp64 R <= 4 (medium and large)
+  if (only == "2d5pt_f64") {
+    std::vector<Var<double>> v{mk<double, S5, false, P5>("cur", {0})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 3, false, 0>>("bulk_ns8", {0}));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 4, 1, 3, false, 0>>("bulk_ns4", {0}));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 4, 1, 6, 1, 3, false, 0>>("2048_bulk_ns6", {0}));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 12, 1, 0, false, 0>>("ns12", {0}));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true>>("dyn", {0}));
+      v.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 3, false, 0, true>>("bulk_ns8_dyn", {0}));
+      v.push_back(mk<double, S5, false, Tune<256, 1, 4, 1, 8, 2, 3, false, 0>>("256x4_2blk_bulk", {0}));
+      v.push_back(mk<double, S5, false, P5>("cur", {0}));
+    }
+    run_case<double>("2d5pt", st5, v, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S27;
   (void)sym;

@@ -853,10 +853,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   if (!make_face_set(l, faces, homogeneous, pr.faces)) return res;
   pr.sweeps = q.sweeps;
   pr.first = q.first;
-  pr.check_every = q.check_every;
-  pr.stop_rel = q.stop_rel;
-  pr.stop_abs = q.stop_abs;
-  pr.stop_div = q.stop_div;
+  pr.stop = cuda_detail::loop_stop_of(q);
   pr.result_dev = result_dev_;
   if (q.kind == SweepKind::jacobi) {
     ensure_device_scratch(static_cast<std::size_t>(q.sweeps) * sizeof(double));
@@ -934,10 +931,7 @@ PersistentCg CudaBackend<Real>::persistent_stencil_cg(const Stencil& A, std::spa
   c.iterations = req.iterations;
   c.first = req.first;
   c.rr = req.rr;
-  c.check_every = req.check_every;
-  c.stop_rel = req.stop_rel;
-  c.stop_abs = req.stop_abs;
-  c.stop_div = req.stop_div;
+  c.stop = cuda_detail::loop_stop_of(req);
   c.cache_bytes = req.cache_bytes;
   c.max_blocks = req.max_blocks;
   c.device = perks_device_;

@@ -5,6 +5,7 @@
 #include "framework/backend/perks_kernel.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/loop_stop.cuh"
 #include "framework/backends/cuda/perks_model.hpp"
 
 namespace perksolve::cuda_detail {
@@ -17,8 +18,7 @@ struct PerksRequest {
   Real* y = nullptr;
   cuda_ops::FaceSet<Real> faces{};
   long sweeps = 0, first = 0;
-  int check_every = 0;
-  double stop_rel = -1, stop_abs = -1, stop_div = 1e300;
+  LoopStop stop;  // Jacobi: the solver's thresholds
   double* result_dev = nullptr;  // 3 doubles
   double* history_dev = nullptr; // Jacobi: `sweeps` doubles, the rr of each sweep's input (null: not kept)
   long cache_bytes = -1;         // shared memory for the cache per block; -1: all that is left

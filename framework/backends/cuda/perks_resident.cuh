@@ -241,10 +241,7 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   for (int ax = 0; ax < 3; ++ax)
     for (int sd = 0; sd < 2; ++sd)
       pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
-  pa.check_every = pr.check_every;
-  pa.stop_rel = pr.stop_rel;
-  pa.stop_abs = pr.stop_abs;
-  pa.stop_div = pr.stop_div;
+  pa.stop = pr.stop;
   pa.partials = pr.base.partials;
   pa.result = pr.result_dev;
   pa.history = pr.history_dev;

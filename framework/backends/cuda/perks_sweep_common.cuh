@@ -11,6 +11,7 @@
 
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
+#include "framework/backends/cuda/loop_stop.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
 namespace perksolve::cuda_detail {
@@ -27,8 +28,7 @@ struct PerksArgs {
   int cache_planes;  // streaming kernel: output planes per block kept in shared memory
   int keep_x, keep_y, keep_s;  // cells this close to the domain's edge (x, in-plane second, streamed axis) are
                                // always written to global memory: the boundary rule mirrors them into ghosts
-  int check_every;   // Jacobi: test the thresholds when (first + t) % check_every == 0 (0: never)
-  double stop_rel, stop_abs, stop_div;  // stop when sqrt(rr) <= stop_rel or <= stop_abs or > stop_div
+  LoopStop stop;     // Jacobi: test the thresholds at iterations first + t that are checks
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
@@ -58,7 +58,7 @@ __device__ __forceinline__ bool perks_read_by_others(const PerksArgs<Real>& pa, 
 // Jacobi: whether the solver tests its thresholds at sweep t of this launch (iteration first + t).
 template <class Real>
 __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, long t) {
-  return pa.check_every > 0 && (pa.first + t) % pa.check_every == 0;
+  return pa.stop.is_check(pa.first + t);
 }
 
 // Jacobi: the block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may
@@ -123,7 +123,7 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
     if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
     if (perks_is_check_sweep(pa, t)) {
       const double res = sqrt(rr);
-      stop = !(res == res) || res <= pa.stop_rel || res <= pa.stop_abs || res > pa.stop_div || isinf(res);
+      stop = pa.stop.met(res);
     }
   }
   return stop;

@@ -31,6 +31,7 @@
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
+#include "framework/backends/cuda/loop_stop.cuh"
 
 namespace perksolve {
 
@@ -60,8 +61,7 @@ struct CgArgs {
   double* result;   // iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
   long iterations, first;
   double rr;
-  int check_every;
-  double stop_rel, stop_abs, stop_div;
+  cuda_detail::LoopStop stop;
   int cache_r, cache_q, cache_x;  // rows (of each block, from its first) kept in shared memory
   int cache_p;                    // 1: p lives in shared memory (one block only: no other block gathers it)
   int cache_a;                    // 1: the block's rows of A (row ends, columns, values) live in shared memory
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
   double rr = a.rr;
   long k = a.first;
   const long last = a.first + a.iterations;
-  int stop = 0;
+  int end = cuda_detail::kCgBudget;
   double pq = 0.0;
   while (k < last) {
     // ---- A: q = A p (merge-based, tile by tile), p.q ----------------------------------------------
@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     device_barrier(grid);
     pq = cuda_detail::grid_partials_total(a.part_pq, &red[kCgWarps]);
     if (!(pq > 0.0) || !isfinite(pq)) {
-      stop = 2;
+      end = cuda_detail::kCgBreakdown;
       break;
     }
     // ---- B: x += alpha p, r -= alpha q, r.r -------------------------------------------------------
@@ -280,9 +280,8 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     ++k;
     if (blockIdx.x == 0 && t == 0) a.history[k - 1 - a.first] = rr;
     const double res = sqrt(rr);
-    if (!isfinite(res) || (a.check_every > 0 && k % a.check_every == 0 &&
-                           (res <= a.stop_abs || res <= a.stop_rel || res > a.stop_div))) {
-      stop = 1;
+    if (a.stop.cg_stops(k, res)) {
+      end = cuda_detail::kCgThreshold;
       break;
     }
     if (k < last) device_barrier(grid);  // the next SpMV gathers p from every block
@@ -293,10 +292,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
   if (a.cache_p)
     for (int i = t; i < nb; i += kCgThreads) a.p[R0 + i] = cp[i];
   if (blockIdx.x == 0 && t == 0) {
-    a.result[0] = static_cast<double>(k - a.first);
-    a.result[1] = stop;
-    a.result[2] = rr;
-    a.result[3] = pq;
+    cuda_detail::write_cg_loop_result(a.result, k - a.first, end, rr, pq);
   }
 }
 
@@ -411,10 +407,7 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   args.iterations = req.iterations;
   args.first = req.first;
   args.rr = req.rr;
-  args.check_every = req.check_every;
-  args.stop_rel = req.stop_rel;
-  args.stop_abs = req.stop_abs;
-  args.stop_div = req.stop_div;
+  args.stop = cuda_detail::loop_stop_of(req);
   args.cache_r = static_cast<int>(cache_r);
   args.cache_q = static_cast<int>(cache_q);
   args.cache_x = static_cast<int>(cache_x);

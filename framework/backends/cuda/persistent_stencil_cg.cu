@@ -44,8 +44,7 @@ struct StencilCgArgs {
   FastDivU32 div_nx, div_n1;    // by the owned extents of the first and second axes
   long iterations, first;
   double rr;
-  int check_every;
-  double stop_rel, stop_abs, stop_div;
+  LoopStop stop;
   int cache_r, cache_x;  // cells (of each block's range, from its first) kept in shared memory
   double* part_pq;       // gridDim.x each
   double* part_rr;
@@ -219,7 +218,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     loop_rr = a.rr;
     loop_pq = 0.0;
     loop_k = a.first;
-    loop_stop = 0;
+    loop_stop = kCgBudget;
   }
   __syncthreads();
   const long last = a.first + a.iterations;
@@ -234,7 +233,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     if (!(pq > 0.0) || !isfinite(pq)) {
       if (t == 0) {
         loop_pq = pq;
-        loop_stop = 2;
+        loop_stop = kCgBreakdown;
       }
       break;
     }
@@ -251,14 +250,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     if constexpr (C::BULK) fence_global_for_bulk_reads();  // the next A copies p with the bulk (TMA) engine
     if (blockIdx.x == 0 && t == 0) a.history[k - a.first] = rr_new;
     const double res = sqrt(rr_new);
-    const bool stop = !isfinite(res) || (a.check_every > 0 && (k + 1) % a.check_every == 0 &&
-                                         (res <= a.stop_abs || res <= a.stop_rel || res > a.stop_div));
+    const bool stop = a.stop.cg_stops(k + 1, res);
     __syncthreads();  // every thread has read the loop scalars
     if (t == 0) {
       loop_rr = rr_new;
       loop_pq = pq;
       loop_k = k + 1;
-      loop_stop = stop ? 1 : 0;
+      loop_stop = stop ? kCgThreshold : kCgBudget;
     }
     __syncthreads();
     if (stop) break;
@@ -271,10 +269,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     for (int e = t; e < c.kx; e += NT) a.x[c.offset(e)] = cx[e];
   }
   if (blockIdx.x == 0 && t == 0) {
-    a.result[0] = static_cast<double>(loop_k - a.first);
-    a.result[1] = loop_stop;
-    a.result[2] = loop_rr;
-    a.result[3] = loop_pq;
+    write_cg_loop_result(a.result, loop_k - a.first, loop_stop, loop_rr, loop_pq);
   }
 }
 
@@ -332,10 +327,7 @@ StencilCgLaunch launch_stencil_cg_tile(const StencilCgRequest<Real>& q) {
   a.iterations = q.iterations;
   a.first = q.first;
   a.rr = q.rr;
-  a.check_every = q.check_every;
-  a.stop_rel = q.stop_rel;
-  a.stop_abs = q.stop_abs;
-  a.stop_div = q.stop_div;
+  a.stop = q.stop;
   a.cache_r = static_cast<int>(cache_r);
   a.cache_x = static_cast<int>(cache_x);
   a.part_pq = r.partials;

@@ -4,6 +4,7 @@
 
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
+#include "framework/backends/cuda/loop_stop.cuh"
 #include "framework/backends/cuda/perks_model.hpp"
 
 namespace perksolve::cuda_detail {
@@ -18,8 +19,7 @@ struct StencilCgRequest {
   cuda_ops::FaceSet<Real> faces{};  // homogeneous rules: p's boundary ghosts
   long iterations = 0, first = 0;
   double rr = 0.0;
-  int check_every = 0;
-  double stop_rel = -1.0, stop_abs = -1.0, stop_div = 1e300;
+  LoopStop stop;
   long cache_bytes = -1;  // shared memory per block for r and x; -1: all that is left
   int max_blocks = 0;     // 0: what the per-sweep decomposition takes within the occupancy
   double* result_dev = nullptr;   // 4 doubles: iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
