@@ -199,7 +199,7 @@ struct SmallTuneSel {
                          Tune<128, 2, 1, HASB ? 4 : 8, 0, 1, 0, false, 0>>,
       Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0>>;
 };
-// Medium: 3D R=1 256-wide tiles (1024 threads; 512 with b), 2D R <= 4 the 1024/2048-wide rows. 3D items
+// Medium: 3D R=1 256-wide tiles (1024 threads; 512 with b), 2D R <= 4 the 1024/2048-wide rows. 3D (and 2D fp64) items
 // are short chunks (~8 per block) handed out dynamically (DYN): a static round-robin of a few items per
 // block leaves SMs idle in the last round (measured: 128 of 132 blocks busy at 512^3 fp32).
 template <class Real, ShapeSpec S, bool HASB>
@@ -214,9 +214,11 @@ struct MediumTuneSel {
                                             Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 8, true>>,
                          typename SmallTuneSel<Real, S, HASB>::type>,
       std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
-                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0>,
+                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true>,
                                             Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
 };
+// (2D fp64 takes its chunks of rows dynamically since round 12 of the sweep, H200: 2d5pt 0.900-0.902 -> 0.918-0.920
+// of the copy bound at 16384^2; benchmarks/results/gpu-h200-2026-11-25-row-kernels/run6. fp32 not measured.)
 // Large: where round 3 of the sweep (benchmarks/results/gpu-h100-2026-11-22-e/) measured something better
 // than the medium tile on 512^3, apply mode:
 //   fp64 3D 7-point: 512 x 2 threads x (1 x 2) outputs, dynamic items of ~8 per block (0.886-0.895 vs
