@@ -402,6 +402,16 @@ int main(int argc, char** argv) {
   // Round 12 (run 6): 2d5pt fp64 at 16384^2 (0.89-0.90 of the copy bound, the target 0.90): bulk (TMA) rows, ring
   // depths, dynamic items, around the production 1024-wide tile (--only 2d5pt_f64).
   using P5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0>;  // production 2D fp64 R <= 4 (medium and large)
+  // Round 13 (run 8): at 255^3 the items-per-block target of the fp32 tiles asks for chunks shorter than the 8-plane
+  // floor; one or two long items per block instead (--n3d 255 --only 3d7pt_f32_ipb).
+  if (only == "3d7pt_f32_ipb") {
+    std::vector<Var<float>> v{mk<float, S7, false, F7>("apply_cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) v.push_back(mk<float, S7, false, F7>("apply_cur", {1, 2, 8}));
+    run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
+    std::vector<Var<float>> w{mk<float, S7, false, F7, kJac>("jac_cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) w.push_back(mk<float, S7, false, F7, kJac>("jac_cur", {1, 2, 8}));
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+  }
   if (only == "2d5pt_f64") {
     std::vector<Var<double>> v{mk<double, S5, false, P5>("cur", {0})};
     for (int rep = 0; rep < 2; ++rep) {

@@ -92,8 +92,8 @@ __device__ __forceinline__ void block_reduce_store(double v, double* out) {
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, OwnedRows m,
-                                                       double* partials) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
@@ -109,7 +109,8 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) dot_kerne
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) maxabs_kernel(const Real* __restrict__ x, OwnedRows m, double* partials) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    maxabs_kernel(const Real* __restrict__ x, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
@@ -200,7 +201,8 @@ __global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceS
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm) scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, OwnedRows m) {
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
     Real xv[U];

@@ -890,6 +890,22 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
   if (S.dim == 3 && items_per_block > 0) {
     // Short items: every block does ~items_per_block of them; the resident blocks sweep the same slab.
     long c0 = (static_cast<long>(a.ns) * a.tiles + resident * items_per_block - 1) / (resident * items_per_block);
+    if (c0 < min_chunk) {
+      // The target needs chunks shorter than the floor (few tiles per plane, e.g. 255^3 with a 256 x 12 tile): take
+      // the chunk length with the fewest rounds x (planes + re-read halo planes) per block instead. At 255^3 fp32 the
+      // floor gave 2.7 rounds of 8-plane items, this one round of 22 planes: Jacobi 0.39 -> 0.46, apply 0.56 -> 0.62
+      // of the copy bound (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run8).
+      long best = -1;
+      for (long c = min_chunk; c <= a.ns; ++c) {
+        const long q = (a.ns + c - 1) / c;
+        const long cost = ((a.tiles * q + resident - 1) / resident) * ((a.ns + q - 1) / q + 2 * G::RS);
+        if (best < 0 || cost < best) {
+          best = cost;
+          c0 = c;
+        }
+        if (q == 1) break;
+      }
+    }
     c0 = std::min<long>(std::max(c0, min_chunk), a.ns);
     const long nchunks = (a.ns + c0 - 1) / c0;
     a.chunk = static_cast<int>((a.ns + nchunks - 1) / nchunks);  // balanced chunk lengths
