@@ -9,7 +9,11 @@
 //   --small-work W: runs of operations with <= W work items each run in block 0 alone (0: never;
 //   default CudaBackend::kProgramSmallWork)
 //
-//   program_bench [--out results.json] [--ops 64] [--reps 30] [--breakdown] [--small-work W] [--git-revision REV]
+//   --cluster C: the programs run on one thread-block cluster of up to C blocks with its hardware barrier
+//   (0: every SM, device-wide barriers; default: PERKSOLVE_PROGRAM_CLUSTER or 0)
+//
+//   program_bench [--out results.json] [--ops 64] [--reps 30] [--breakdown] [--small-work W] [--cluster C]
+//                 [--git-revision REV]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
   int ops = 64, reps = 30;
   bool breakdown = false;
   long small_work = CudaBackend<double>::kProgramSmallWork;
+  int cluster = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -66,8 +71,9 @@ int main(int argc, char** argv) {
     else if (a == "--git-revision") git_rev = next();
     else if (a == "--breakdown") breakdown = true;
     else if (a == "--small-work") small_work = std::stol(next());
+    else if (a == "--cluster") cluster = std::stoi(next());
     else {
-      std::fprintf(stderr, "unknown argument %s\nusage: program_bench [--out FILE.json] [--ops K] [--reps R] [--breakdown] [--small-work W]\n",
+      std::fprintf(stderr, "unknown argument %s\nusage: program_bench [--out FILE.json] [--ops K] [--reps R] [--breakdown] [--small-work W] [--cluster C]\n",
                    a.c_str());
       MPI_Finalize();
       return 2;
@@ -78,6 +84,7 @@ int main(int argc, char** argv) {
   try {
     CudaBackend<double> be(MPI_COMM_WORLD);
     be.set_program_small_work(small_work);
+    if (cluster >= 0) be.set_program_cluster(cluster);
     std::vector<Record> recs;
     {
       FieldLayout one;
@@ -119,7 +126,9 @@ int main(int argc, char** argv) {
         for (int k = 0; k < ops; ++k) be.scale(0.5, k % 2 ? *w : *x, k % 2 ? *x : *w);
       }));
     }
-    std::printf("device: %s\nsmall work: %ld items (runs of smaller operations in block 0)\n\n%-12s %10s %6s %14s %14s %14s\n", be.device_name().c_str(), small_work, "case", "cells", "ops",
+    std::printf("device: %s\nsmall work: %ld items (runs of smaller operations in block 0)\nprogram cluster: %d blocks (0: "
+                "every SM, device-wide barriers)\n\n%-12s %10s %6s %14s %14s %14s\n",
+                be.device_name().c_str(), small_work, be.program_cluster(), "case", "cells", "ops",
                 "eager [us/op]", "graph [us/op]", "program [us/op]");
     for (const Record& r : recs)
       std::printf("%-12s %10ld %6d %14.2f %14.2f %14.2f\n", r.name.c_str(), r.cells, r.ops, r.per_op_eager * 1e6,
@@ -127,7 +136,8 @@ int main(int argc, char** argv) {
     if (!out_path.empty()) {
       std::ofstream f(out_path);
       bench::json_run_header(f, "program_bench", be.device_name(), git_rev, command);
-      f << ",\n  \"small_work\": " << small_work << ",\n  \"records\": [\n";
+      f << ",\n  \"small_work\": " << small_work << ",\n  \"program_cluster\": " << be.program_cluster()
+        << ",\n  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];
         char buf[512];

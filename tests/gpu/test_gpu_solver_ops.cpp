@@ -378,14 +378,27 @@ void expect_same_field(Backend<Real>& be, const Field<Real>& a, const Field<Real
   else EXPECT_LE(err, tol * mx) << what;
 }
 
+// Programs recorded while it lives run on one thread-block cluster of up to `blocks` blocks (0: every SM);
+// the backend's setting comes back afterwards.
+template <class Real>
+struct ProgramClusterScope {
+  CudaBackend<Real>* be;
+  int saved;
+  ProgramClusterScope(CudaBackend<Real>* b, int blocks) : be(b), saved(b->program_cluster()) {
+    be->set_program_cluster(blocks);
+  }
+  ~ProgramClusterScope() { be->set_program_cluster(saved); }
+};
+
 // A sequence of every operation a program can hold (boundary faces, Jacobi / residual / apply, scale,
 // restriction, prolongation, copy, fill, copy_boxes, SpMV) run operation by operation on one set of fields
 // and as one persistent program, replayed twice, on a second set holding the same data: every field equal
 // bit for bit (SpMV to 1e-13 / 1e-5: the program sums a row in a different order), padding and ghosts
-// included.
+// included. cluster: ProgramClusterScope.
 template <class Real>
-void persistent_program_test() {
+void persistent_program_test(int cluster) {
   REQUIRE_CUDA(Real);
+  ProgramClusterScope<Real> shape(gpu, cluster);
   FieldLayout lf, lc, lflat;
   lf.n = {37, 19, 13};
   lf.ghost = {1, 1, 1};
@@ -483,18 +496,25 @@ void persistent_program_test() {
                             std::tuple{d2.r.get(), p2.r.get(), "r exact"}, std::tuple{d2.x.get(), p2.x.get(), "x exact"}})
     same(*d, *q, what, 0.0);
 }
-TEST(CudaPersistent, ProgramMatchesOperationsDouble) { persistent_program_test<double>(); }
-TEST(CudaPersistent, ProgramMatchesOperationsFloat) { persistent_program_test<float>(); }
+TEST(CudaPersistent, ProgramMatchesOperationsDouble) { persistent_program_test<double>(0); }
+TEST(CudaPersistent, ProgramMatchesOperationsFloat) { persistent_program_test<float>(0); }
+// The same program on one cluster of 16 blocks (or the largest the device launches) and on one block.
+TEST(CudaPersistent, ClusterProgramMatchesOperationsDouble) {
+  persistent_program_test<double>(16);
+  persistent_program_test<double>(1);
+}
+TEST(CudaPersistent, ClusterProgramMatchesOperationsFloat) { persistent_program_test<float>(16); }
 
 // The program kernel computes several cells per thread before storing them (batched_cells in
 // persistent_program.cu) and picks its stencil path by point count (<= 7, <= 13, up to 27 in chunks of 7).
 // Grids large enough that every thread holds several cells, with a last batch that is only partly inside:
 // 3D vertex-centred (3d7pt Jacobi, 3d13pt residual, 3d27pt apply, 27-point full weighting) and 2D
 // cell-centred (2d5pt, 2d9pt, 4x4 restriction). Every field equal bit for bit to the operations one by one,
-// ghosts and padding included.
+// ghosts and padding included. cluster: ProgramClusterScope.
 template <class Real>
-void persistent_program_batched_test() {
+void persistent_program_batched_test(int cluster) {
   REQUIRE_CUDA(Real);
+  ProgramClusterScope<Real> shape(gpu, cluster);
   for (int dim : {3, 2}) {
     const bool vertex = dim == 3;
     SCOPED_TRACE(std::string(dim == 3 ? "3D vertex" : "2D cell") + prec(Real()));
@@ -557,8 +577,10 @@ void persistent_program_batched_test() {
       expect_same_field(*gpu, *d, *q, what, 0.0);
   }
 }
-TEST(CudaPersistent, BatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(); }
-TEST(CudaPersistent, BatchedProgramMatchesOperationsFloat) { persistent_program_batched_test<float>(); }
+TEST(CudaPersistent, BatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(0); }
+TEST(CudaPersistent, BatchedProgramMatchesOperationsFloat) { persistent_program_batched_test<float>(0); }
+TEST(CudaPersistent, ClusterBatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(16); }
+TEST(CudaPersistent, ClusterBatchedProgramMatchesOperationsFloat) { persistent_program_batched_test<float>(8); }
 
 // An operation without a program form (a dot product) makes record_persistent return null, nothing runs,
 // and the backend works afterwards.

@@ -350,6 +350,14 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 4 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
+  if (const char* t = std::getenv("PERKSOLVE_PROGRAM_CLUSTER")) {
+    const std::string v(t);
+    char* end = nullptr;
+    const long c = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || c < 0 || c > 16)
+      throw std::invalid_argument("PERKSOLVE_PROGRAM_CLUSTER='" + v + "': expected a block count from 0 to 16");
+    program_cluster_ = static_cast<int>(c);
+  }
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse

@@ -150,6 +150,11 @@ class CudaBackend final : public Backend<Real> {
   void set_program_small_work(long items) { program_small_work_ = items; }
   long program_small_work() const { return program_small_work_; }
   static constexpr long kProgramSmallWork = 4096;
+  // Persistent programs recorded from now on run on one thread-block cluster of at most this many blocks,
+  // with the cluster's hardware barrier between operations (0: on every SM as a cooperative grid). The
+  // environment variable PERKSOLVE_PROGRAM_CLUSTER sets the initial value.
+  void set_program_cluster(int blocks) { program_cluster_ = blocks; }
+  int program_cluster() const { return program_cluster_; }
 
  private:
   enum class Mode { apply, residual, jacobi };
@@ -193,6 +198,7 @@ class CudaBackend final : public Backend<Real> {
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
   long program_small_work_ = kProgramSmallWork;
+  int program_cluster_ = 0;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations
 };
 

@@ -5,7 +5,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/persistent_program.cuh"
@@ -202,20 +205,39 @@ __device__ __forceinline__ void wait_descriptor() {
   __syncthreads();
 }
 
+// Device-wide barrier of a cooperative grid, or the hardware barrier of one thread-block cluster (the program
+// then runs on that cluster alone; ProgramShape). Both order every block's global-memory writes before every
+// block's reads after it.
+template <bool kCluster>
+__device__ __forceinline__ void program_barrier() {
+  if constexpr (kCluster) cg::this_cluster().sync();
+  else cg::this_grid().sync();
+}
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 // Operations run in order by the whole grid (grid-stride loops), or, when small, by block 0 alone
-// (block-stride loops) while the other blocks go on to the next device-wide barrier. Each block reads an
+// (block-stride loops) while the other blocks go on to the next barrier. Each block reads an
 // operation's descriptor from shared memory, where it was copied while the block ran the previous
 // operation: the descriptor's global-memory latency is off the chain of dependent latencies an
 // operation costs (program_bench --breakdown: a point-wise operation on a 31^3 level took 1.7 us beyond
 // the barrier, a Jacobi sweep 4 us).
-template <class Real>
-__global__ void __launch_bounds__(kProgramThreads, 1) program_kernel(const ProgramOp<Real>* __restrict__ ops, int nops) {
-  cg::grid_group grid = cg::this_grid();
+// trace (PERKSOLVE_PROGRAM_TRACE, null otherwise): per operation, block 0 adds up where its time went
+// (ProgramTraceSlot); the extra block barrier and atomics of a traced run cost a little time themselves.
+template <class Real, bool kCluster>
+__global__ void __launch_bounds__(kProgramThreads, 1)
+    program_kernel(const ProgramOp<Real>* __restrict__ ops, int nops, ProgramTraceSlot* trace) {
   const long gtid = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
+  const bool timer = trace != nullptr && blockIdx.x == 0 && threadIdx.x == 0;
   __shared__ __align__(16) ProgramOp<Real> s_ops[2];
   prefetch_descriptor(&s_ops[0], &ops[0]);
   wait_descriptor();
+  unsigned long long t_start = timer ? global_ns() : 0;
   for (int o = 0; o < nops; ++o) {
     const ProgramOp<Real>& op = s_ops[o & 1];
     // The other buffer held operation o - 1, which every thread of the block finished before the
@@ -225,35 +247,164 @@ __global__ void __launch_bounds__(kProgramThreads, 1) program_kernel(const Progr
       run_op(op, gtid, gsize);
     } else if (blockIdx.x == 0) {
       run_op(op, threadIdx.x, blockDim.x);
-      __syncthreads();  // the next small operation reads what this one wrote
     }
-    if (op.sync_after) grid.sync();  // the next operation may read anything this one wrote
+    if (trace != nullptr) {
+      __syncthreads();
+      if (threadIdx.x == 0 && (!op.small || blockIdx.x == 0)) atomicMax(&trace[o].work_end, global_ns());
+    }
+    if (op.small && blockIdx.x == 0) __syncthreads();  // the next small operation reads what this one wrote
+    if (op.sync_after) program_barrier<kCluster>();  // the next operation may read anything this one wrote
+    const unsigned long long t_barrier = timer ? global_ns() : 0;
     wait_descriptor();
+    if (timer) {
+      const unsigned long long t_end = global_ns();
+      volatile unsigned long long* work_end = &trace[o].work_end;
+      const unsigned long long w = *work_end;
+      trace[o].work_ns += w - t_start;
+      trace[o].barrier_ns += t_barrier - w;
+      trace[o].descriptor_ns += t_end - t_barrier;
+      trace[o].count += 1;
+      *work_end = 0;
+      t_start = t_end;
+    }
   }
+}
+
+const char* program_op_name(ProgramOpKind k) {
+  switch (k) {
+    case ProgramOpKind::fill: return "fill";
+    case ProgramOpKind::copy: return "copy";
+    case ProgramOpKind::scale: return "scale";
+    case ProgramOpKind::stencil: return "stencil";
+    case ProgramOpKind::faces: return "faces";
+    case ProgramOpKind::restrict_fw: return "restrict_fw";
+    case ProgramOpKind::restrict_cc: return "restrict_cc";
+    case ProgramOpKind::prolongate: return "prolongate";
+    case ProgramOpKind::copy_boxes: return "copy_boxes";
+    case ProgramOpKind::spmv: return "spmv";
+  }
+  return "?";
+}
+
+// What the trace table names per operation (the descriptors themselves live on the device).
+struct TracedOp {
+  ProgramOpKind kind;
+  int mode;
+  bool small, sync_after;
+  long work;
+};
+
+// Appends the per-operation means of a traced program to `path` (one table per program).
+void write_program_trace(const std::string& path, const ProgramShape& shape, const std::vector<TracedOp>& ops,
+                         const std::vector<ProgramTraceSlot>& slots) {
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) {
+    std::fprintf(stderr, "perksolve: PERKSOLVE_PROGRAM_TRACE: cannot open '%s' for appending\n", path.c_str());
+    return;
+  }
+  const unsigned long long runs = slots.empty() ? 0 : slots[0].count;
+  std::fprintf(f, "# persistent program: %zu operations, %s of %d blocks, %llu replays; us per replay\n", ops.size(),
+               shape.cluster > 0 ? "cluster" : "grid", shape.blocks, runs);
+  std::fprintf(f, "%4s %-11s %4s %5s %4s %9s %8s %8s %8s %8s\n", "op", "kind", "mode", "small", "sync", "work", "work_us",
+               "barr_us", "desc_us", "total_us");
+  double sum[3] = {0, 0, 0};
+  for (std::size_t o = 0; o < ops.size(); ++o) {
+    const double n = slots[o].count > 0 ? static_cast<double>(slots[o].count) : 1.0;
+    const double w = slots[o].work_ns / n * 1e-3, b = slots[o].barrier_ns / n * 1e-3,
+                 d = slots[o].descriptor_ns / n * 1e-3;
+    sum[0] += w;
+    sum[1] += b;
+    sum[2] += d;
+    std::fprintf(f, "%4zu %-11s %4d %5d %4d %9ld %8.2f %8.2f %8.2f %8.2f\n", o, program_op_name(ops[o].kind),
+                 ops[o].mode, ops[o].small ? 1 : 0, ops[o].sync_after ? 1 : 0, ops[o].work, w, b, d, w + b + d);
+  }
+  std::fprintf(f, "%4s %-11s %4s %5s %4s %9s %8.2f %8.2f %8.2f %8.2f\n\n", "sum", "", "", "", "", "", sum[0], sum[1],
+               sum[2], sum[0] + sum[1] + sum[2]);
+  std::fclose(f);
 }
 
 template <class Real>
 class ProgramReplay final : public RecordedWork {
  public:
-  ProgramReplay(ProgramOp<Real>* ops, int nops, int blocks, cudaStream_t stream)
-      : ops_(ops), nops_(nops), blocks_(blocks), stream_(stream) {}
+  ProgramReplay(ProgramOp<Real>* ops, int nops, ProgramShape shape, cudaStream_t stream, std::vector<TracedOp> traced,
+                std::string trace_path)
+      : ops_(ops), nops_(nops), shape_(shape), stream_(stream), traced_(std::move(traced)),
+        trace_path_(std::move(trace_path)) {
+    if (!trace_path_.empty()) {
+      PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&trace_), nops_ * sizeof(ProgramTraceSlot)));
+      PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(trace_, 0, nops_ * sizeof(ProgramTraceSlot), stream_));
+    }
+  }
   ~ProgramReplay() override {
     cudaStreamSynchronize(stream_);
+    if (trace_) {
+      std::vector<ProgramTraceSlot> slots(static_cast<std::size_t>(nops_));
+      if (cudaMemcpy(slots.data(), trace_, slots.size() * sizeof(ProgramTraceSlot), cudaMemcpyDeviceToHost) ==
+          cudaSuccess)
+        write_program_trace(trace_path_, shape_, traced_, slots);
+      cudaFree(trace_);
+    }
     cudaFree(ops_);
   }
   void replay() override {
-    void* args[] = {&ops_, &nops_};
-    PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&program_kernel<Real>),
-                                                     dim3(static_cast<unsigned>(blocks_)), dim3(kProgramThreads), args,
-                                                     0, stream_));
+    if (shape_.cluster == 0) {
+      void* args[] = {&ops_, &nops_, &trace_};
+      PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&program_kernel<Real, false>),
+                                                       dim3(static_cast<unsigned>(shape_.blocks)), dim3(kProgramThreads),
+                                                       args, 0, stream_));
+      return;
+    }
+    cudaLaunchConfig_t cfg{};
+    cudaLaunchAttribute attr[1];
+    cluster_launch_config(shape_.cluster, stream_, cfg, attr);
+    PERKSOLVE_CUDA_CHECK(cudaLaunchKernelEx(&cfg, program_kernel<Real, true>, static_cast<const ProgramOp<Real>*>(ops_),
+                                            nops_, trace_));
+  }
+
+  // One cluster of `cluster` blocks (the whole grid).
+  static void cluster_launch_config(int cluster, cudaStream_t stream, cudaLaunchConfig_t& cfg, cudaLaunchAttribute* attr) {
+    cfg = cudaLaunchConfig_t{};
+    cfg.gridDim = dim3(static_cast<unsigned>(cluster));
+    cfg.blockDim = dim3(kProgramThreads);
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = stream;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
   }
 
  private:
   ProgramOp<Real>* ops_;
   int nops_;
-  int blocks_;
+  ProgramShape shape_;
   cudaStream_t stream_;
+  std::vector<TracedOp> traced_;
+  std::string trace_path_;
+  ProgramTraceSlot* trace_ = nullptr;
 };
+
+// The largest cluster of at most `wanted` blocks (16 needs the non-portable size; 8 is portable) that the device
+// can launch with the program kernel; 0 where it can launch none (no clusters before sm_90).
+template <class Real>
+int largest_program_cluster(int wanted, cudaStream_t stream) {
+  const void* kernel = reinterpret_cast<const void*>(&program_kernel<Real, true>);
+  if (wanted > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+    cudaGetLastError();
+    wanted = 8;
+  }
+  for (int c = wanted; c >= 1; c /= 2) {
+    cudaLaunchConfig_t cfg{};
+    cudaLaunchAttribute attr[1];
+    ProgramReplay<Real>::cluster_launch_config(c, stream, cfg, attr);
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) return c;
+    cudaGetLastError();
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -283,20 +434,35 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
     return nullptr;
   }
   finalise_program(builder.ops, program_small_work_);
+  ProgramShape shape;
+  if (program_cluster_ > 0) {
+    shape.cluster = largest_program_cluster<Real>(program_cluster_, stream_);
+    if (shape.cluster == 0)
+      throw std::runtime_error("persistent program: this device cannot launch a thread-block cluster of the program "
+                               "kernel (PERKSOLVE_PROGRAM_CLUSTER needs sm_90 or newer)");
+    shape.blocks = shape.cluster;
+  } else {
+    // Co-resident grid (a cooperative launch never over-subscribes): one block per SM.
+    int per_sm = 0;
+    PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, program_kernel<Real, false>,
+                                                                       kProgramThreads, 0));
+    if (per_sm <= 0) throw std::runtime_error("persistent program kernel cannot be resident on this device");
+    shape.blocks = sm_count_;
+  }
+  std::vector<TracedOp> traced;
+  std::string trace_path;
+  if (const char* t = std::getenv("PERKSOLVE_PROGRAM_TRACE"); t != nullptr && *t != '\0') {
+    trace_path = t;
+    for (const ProgramOp<Real>& op : builder.ops)
+      traced.push_back(TracedOp{op.kind, op.mode, op.small, op.sync_after, program_op_work(op)});
+  }
   ProgramOp<Real>* dev = nullptr;
   const std::size_t bytes = builder.ops.size() * sizeof(ProgramOp<Real>);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev), bytes));
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(dev, builder.ops.data(), bytes, cudaMemcpyHostToDevice, stream_));
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  // Co-resident grid (a cooperative launch never over-subscribes): one block per SM.
-  int per_sm = 0;
-  PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, program_kernel<Real>, kProgramThreads, 0));
-  if (per_sm <= 0) {
-    cudaFree(dev);
-    throw std::runtime_error("persistent program kernel cannot be resident on this device");
-  }
-  const int blocks = sm_count_;
-  return std::make_unique<ProgramReplay<Real>>(dev, static_cast<int>(builder.ops.size()), blocks, stream_);
+  return std::make_unique<ProgramReplay<Real>>(dev, static_cast<int>(builder.ops.size()), shape, stream_,
+                                               std::move(traced), std::move(trace_path));
 }
 
 template std::unique_ptr<RecordedWork> CudaBackend<float>::record_persistent(std::function<void()>);

@@ -77,6 +77,21 @@ struct ProgramOp {
   int rows = 0;
 };
 
+// Where a program's time goes, per operation, summed over its replays (PERKSOLVE_PROGRAM_TRACE): measured by
+// block 0 with the device's global timer from the end of the previous operation to the end of the last
+// block's work on this one (work), to the end of the barrier after it (barrier), and to the next descriptor
+// in shared memory (descriptor). work_end is the kernel's scratch (the latest block's end of this replay).
+struct ProgramTraceSlot {
+  unsigned long long work_ns = 0, barrier_ns = 0, descriptor_ns = 0, count = 0, work_end = 0;
+};
+
+// How a program runs: on every SM as one cooperative grid (cluster == 0; device-wide barriers), or on one
+// thread-block cluster of `cluster` blocks (its hardware barrier between operations).
+struct ProgramShape {
+  int blocks = 0;
+  int cluster = 0;
+};
+
 template <class Real>
 struct ProgramBuilder {
   std::vector<ProgramOp<Real>> ops;
