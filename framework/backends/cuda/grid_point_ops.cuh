@@ -313,4 +313,21 @@ __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const
   }
 }
 
+// The ghosts of f whose value comes from owned cell (i, j, k), just given the value v: what a fill of the
+// faces after the write puts there, written by the thread that wrote the cell, so the fill needs no barrier of
+// its own (persistent programs: ProgramOp::faces_after). Constant ghosts are not included
+// (fill_constant_face_ghost). A cell farther than the ghost width from every physical face has none.
+template <class Real>
+__device__ __forceinline__ void fill_cell_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                      int i, int j, int k, Real v) {
+  const int lo[3] = {i, j, k}, hi[3] = {i + 1, j + 1, k + 1};
+  const FaceBoxGhosts g = face_box_ghosts(l, fs, lo, hi);
+  const long total = g.total();
+  for (long q = 0; q < total; ++q) {
+    int idx[3], src[3], dist[3], side[3];
+    face_box_ghost(l, fs, g, q, true, idx, src, dist, side);
+    f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, -1, v);
+  }
+}
+
 }  // namespace perksolve::cuda_ops

@@ -24,14 +24,25 @@ namespace {
 // every device-wide barrier (the kernel needs ~100 registers per thread, so 512 is the most per SM).
 constexpr int kProgramThreads = 512;
 
+// Whether owned cell (i, j, k) can be the source of a face ghost: within the ghost width (+ 1, the mirror of a
+// vertex-centred face) of a face, on an axis with ghosts (face_box_ghosts has the exact test).
+__device__ __forceinline__ bool near_a_face(const FieldLayout& l, int i, int j, int k) {
+  const int c[3] = {i, j, k};
+  bool near = false;
+#pragma unroll
+  for (int b = 0; b < 3; ++b)
+    near |= l.ghost[b] > 0 && (c[b] <= l.ghost[b] || c[b] >= l.n[b] - l.ghost[b] - 2);
+  return near;
+}
+
 // Cells tid, tid + nthreads, ... of an operation, U per thread at a time: the U values are computed before
 // any is stored, so a thread has the loads of U cells in flight instead of one (a store in the loop would
 // otherwise order the next cell's loads after it: on the 31^3-63^3 levels each thread has a few cells, and
 // each cell cost one memory latency). value(e, at) returns the value of cell e and sets where it goes; a
 // cell past the end computes the first cell of the batch again (a valid read) and is not stored.
+// Thread tid handles exactly the cells e = tid (mod nthreads) (fill_faces_of_written_cells relies on it).
 template <int U, class Real, class Value>
-__device__ __forceinline__ void batched_cells(Real* out, long total, long tid, long nthreads,
-                                              const Value& value) {
+__device__ __forceinline__ void batched_cells(Real* out, long total, long tid, long nthreads, const Value& value) {
   for (long e0 = tid; e0 < total; e0 += U * nthreads) {
     Real v[U];
     long at[U];
@@ -69,10 +80,12 @@ __device__ __forceinline__ Real stencil_value(const ProgramOp<Real>& op, long n)
 
 template <int MaxP, int Chunk, int U, class Real>
 __device__ __forceinline__ void stencil_cells(const ProgramOp<Real>& op, long tid, long nthreads) {
-  batched_cells<U>(op.out, op.l.owned_size(), tid, nthreads, [&](long e, long& at) {
-    at = op.map(e);
-    return stencil_value<MaxP, Chunk>(op, at);
-  });
+  batched_cells<U>(
+      op.out, op.l.owned_size(), tid, nthreads,
+      [&](long e, long& at) {
+        at = op.map(e);
+        return stencil_value<MaxP, Chunk>(op, at);
+      });
 }
 
 // Point counts of the PERKS shapes: 5/7 (star R = 1), 9/13 (2D box, star R = 2-3 in 2D), up to 27. Fewer
@@ -135,6 +148,21 @@ __device__ __forceinline__ void spmv_op(const ProgramOp<Real>& op, long gtid, lo
   }
 }
 
+// The face fill folded into an operation (ProgramOp::faces_after): each thread fills the ghosts whose sources are
+// the cells it has just written (batched_cells: cells tid, tid + nthreads, ...; their values read back from its
+// own stores), and its share of the constant ghosts. No barrier: no thread reads another's cells.
+template <class Real>
+__device__ __forceinline__ void fill_faces_of_written_cells(const ProgramOp<Real>& op, long tid, long nthreads) {
+  const long cells = op.l.owned_size();
+  for (long e = tid; e < cells; e += nthreads) {
+    int i, j, k;
+    op.map.ijk(e, i, j, k);
+    if (near_a_face(op.l, i, j, k)) fill_cell_face_ghosts(op.out, op.l, op.faces, i, j, k, op.out[op.l.index(i, j, k)]);
+  }
+  const long ghosts = op.faces.total();
+  for (long t = tid; t < ghosts; t += nthreads) fill_constant_face_ghost(op.out, op.l, op.faces, t);
+}
+
 template <class Real>
 __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long nthreads) {
   switch (op.kind) {
@@ -151,10 +179,12 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
       break;
     }
     case ProgramOpKind::scale: {
-      batched_cells<4>(op.out, op.l.owned_size(), tid, nthreads, [&](long e, long& at) {
-        at = op.map(e);
-        return op.a * op.in[at];
-      });
+      batched_cells<4>(
+          op.out, op.l.owned_size(), tid, nthreads,
+          [&](long e, long& at) {
+            at = op.map(e);
+            return op.a * op.in[at];
+          });
       break;
     }
     case ProgramOpKind::stencil:
@@ -187,6 +217,7 @@ __device__ __forceinline__ void run_op(const ProgramOp<Real>& op, long tid, long
       spmv_op(op, tid, nthreads);
       break;
   }
+  if (op.faces_after) fill_faces_of_written_cells(op, tid, nthreads);
 }
 
 // Starts copying descriptor `src` into shared memory `dst` (cp.async: the copy proceeds while the block
@@ -265,7 +296,7 @@ __global__ void __launch_bounds__(kProgramThreads, 1)
       trace[o].descriptor_ns += t_end - t_barrier;
       trace[o].count += 1;
       *work_end = 0;
-      t_start = t_end;
+      t_start = global_ns();  // the bookkeeping above is no operation's time
     }
   }
 }
@@ -290,7 +321,7 @@ const char* program_op_name(ProgramOpKind k) {
 struct TracedOp {
   ProgramOpKind kind;
   int mode;
-  bool small, sync_after;
+  bool small, sync_after, faces_after;
   long work;
 };
 
@@ -305,8 +336,8 @@ void write_program_trace(const std::string& path, const ProgramShape& shape, con
   const unsigned long long runs = slots.empty() ? 0 : slots[0].count;
   std::fprintf(f, "# persistent program: %zu operations, %s of %d blocks, %llu replays; us per replay\n", ops.size(),
                shape.cluster > 0 ? "cluster" : "grid", shape.blocks, runs);
-  std::fprintf(f, "%4s %-11s %4s %5s %4s %9s %8s %8s %8s %8s\n", "op", "kind", "mode", "small", "sync", "work", "work_us",
-               "barr_us", "desc_us", "total_us");
+  std::fprintf(f, "%4s %-11s %4s %5s %4s %5s %9s %8s %8s %8s %8s\n", "op", "kind", "mode", "small", "sync", "faces",
+               "work", "work_us", "barr_us", "desc_us", "total_us");
   double sum[3] = {0, 0, 0};
   for (std::size_t o = 0; o < ops.size(); ++o) {
     const double n = slots[o].count > 0 ? static_cast<double>(slots[o].count) : 1.0;
@@ -315,11 +346,12 @@ void write_program_trace(const std::string& path, const ProgramShape& shape, con
     sum[0] += w;
     sum[1] += b;
     sum[2] += d;
-    std::fprintf(f, "%4zu %-11s %4d %5d %4d %9ld %8.2f %8.2f %8.2f %8.2f\n", o, program_op_name(ops[o].kind),
-                 ops[o].mode, ops[o].small ? 1 : 0, ops[o].sync_after ? 1 : 0, ops[o].work, w, b, d, w + b + d);
+    std::fprintf(f, "%4zu %-11s %4d %5d %4d %5d %9ld %8.2f %8.2f %8.2f %8.2f\n", o, program_op_name(ops[o].kind),
+                 ops[o].mode, ops[o].small ? 1 : 0, ops[o].sync_after ? 1 : 0, ops[o].faces_after ? 1 : 0, ops[o].work,
+                 w, b, d, w + b + d);
   }
-  std::fprintf(f, "%4s %-11s %4s %5s %4s %9s %8.2f %8.2f %8.2f %8.2f\n\n", "sum", "", "", "", "", "", sum[0], sum[1],
-               sum[2], sum[0] + sum[1] + sum[2]);
+  std::fprintf(f, "%4s %-11s %4s %5s %4s %5s %9s %8.2f %8.2f %8.2f %8.2f\n\n", "sum", "", "", "", "", "", "", sum[0],
+               sum[1], sum[2], sum[0] + sum[1] + sum[2]);
   std::fclose(f);
 }
 
@@ -454,7 +486,7 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
   if (const char* t = std::getenv("PERKSOLVE_PROGRAM_TRACE"); t != nullptr && *t != '\0') {
     trace_path = t;
     for (const ProgramOp<Real>& op : builder.ops)
-      traced.push_back(TracedOp{op.kind, op.mode, op.small, op.sync_after, program_op_work(op)});
+      traced.push_back(TracedOp{op.kind, op.mode, op.small, op.sync_after, op.faces_after, program_op_work(op)});
   }
   ProgramOp<Real>* dev = nullptr;
   const std::size_t bytes = builder.ops.size() * sizeof(ProgramOp<Real>);
