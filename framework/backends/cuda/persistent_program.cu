@@ -150,10 +150,11 @@ __device__ __forceinline__ void spmv_op(const ProgramOp<Real>& op, long gtid, lo
 
 // The face fill folded into an operation (ProgramOp::faces_after): each thread fills the ghosts whose sources are
 // the cells it has just written (batched_cells: cells tid, tid + nthreads, ...; their values read back from its
-// own stores), and its share of the constant ghosts. No barrier: no thread reads another's cells.
+// own stores; skipped where every ghost is a constant), and its share of the constant ghosts. No barrier: no thread
+// reads another's cells.
 template <class Real>
 __device__ __forceinline__ void fill_faces_of_written_cells(const ProgramOp<Real>& op, long tid, long nthreads) {
-  const long cells = op.l.owned_size();
+  const long cells = op.faces_from_cells ? op.l.owned_size() : 0;
   for (long e = tid; e < cells; e += nthreads) {
     int i, j, k;
     op.map.ijk(e, i, j, k);

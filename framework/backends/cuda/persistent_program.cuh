@@ -54,6 +54,9 @@ struct ProgramOp {
   // owned cell of which it writes) is done by the operation itself, each thread filling the ghosts of the cells
   // it wrote (fill_cell_face_ghosts) and its share of the constant ghosts; `faces` and `l` then describe them.
   bool faces_after = false;
+  // With faces_after: some ghost of the fill takes its value from an owned cell (false: every ghost is a constant,
+  // as for vertex-centred Dirichlet faces with one ghost layer, and the written cells need no second look).
+  bool faces_from_cells = false;
   Real* out = nullptr;
   const Real* in = nullptr;
   const Real* b = nullptr;
@@ -133,6 +136,27 @@ const FieldLayout* program_op_full_output(const ProgramOp<Real>& op) {
   }
 }
 
+// Whether every ghost that a face fill writes takes its value from an owned cell or is a constant: true when
+// every axis with ghosts has physical faces on both sides. Where an axis has a halo (MPI, or a fill of some
+// faces only), the fill also writes the cells beyond the physical face inside that halo, from halo cells.
+template <class Real>
+bool face_fill_reads_owned_cells_only(const FieldLayout& l, const FaceSet<Real>& fs) {
+  for (int b = 0; b < 3; ++b)
+    if (l.ghost[b] > 0 && !(fs.has[b][0] && fs.has[b][1])) return false;
+  return true;
+}
+
+// Whether some ghost of the face fill takes its value from an owned cell (not a constant).
+template <class Real>
+bool face_fill_has_sourced_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
+  for (int b = 0; b < 3; ++b)
+    for (int side = 0; side < 2; ++side)
+      if (fs.has[b][side])
+        for (int d = 0; d < l.ghost[b]; ++d)
+          if (!boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
+  return false;
+}
+
 // Folds each boundary-face fill into the operation just before it when that operation wrote every owned cell of
 // the same field (ProgramOp::faces_after): one operation, and one barrier, fewer per fill. A multigrid level fills
 // the faces of what it has just computed before every stencil and transfer, so this removes about a third of a
@@ -145,8 +169,10 @@ void fold_face_fills(std::vector<ProgramOp<Real>>& ops) {
     if (op.kind == ProgramOpKind::faces && !kept.empty()) {
       ProgramOp<Real>& prev = kept.back();
       const FieldLayout* out = program_op_full_output(prev);
-      if (out != nullptr && !prev.faces_after && prev.out == op.out && *out == op.l) {
+      if (out != nullptr && !prev.faces_after && prev.out == op.out && *out == op.l &&
+          face_fill_reads_owned_cells_only(op.l, op.faces)) {
         prev.faces_after = true;
+        prev.faces_from_cells = face_fill_has_sourced_ghosts(op.l, op.faces);
         prev.faces = op.faces;
         prev.l = op.l;
         continue;
