@@ -115,7 +115,9 @@ long program_op_work(const ProgramOp<Real>& op) {
     case ProgramOpKind::faces: return op.faces.total();
     case ProgramOpKind::restrict_fw:
     case ProgramOpKind::restrict_cc: return op.t.lc.owned_size() * 8;
-    case ProgramOpKind::prolongate: return op.t.lf.owned_size();
+    // Up to 8 coarse values and their index arithmetic per fine cell: on one SM a 15^3 prolongation is issue-bound
+    // (9.7 us in block 0, H200 trace; docs/perf/perks.md), so it counts like the restriction.
+    case ProgramOpKind::prolongate: return op.t.lf.owned_size() * 8;
     case ProgramOpKind::copy_boxes: return op.base[op.nbox];
     case ProgramOpKind::spmv: return 32L * op.rows;  // at least one warp per row
   }
