@@ -873,6 +873,14 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   return a;
 }
 
+// The cost model of both chunk rules of plan_stream_grid: ns planes of `tiles` tile columns cut into q chunks (of
+// ceil(ns / q) planes) on `resident` block slots cost (rounds of items per block) x (planes per chunk + halo_planes
+// re-read per chunk).
+inline long stream_chunking_cost(long ns, long tiles, long resident, long q, long halo_planes) {
+  const long rounds = (tiles * q + resident - 1) / resident;
+  return rounds * ((ns + q - 1) / q + halo_planes);
+}
+
 // The work decomposition of one instantiation on a persistent grid of `per_sm` blocks per SM: the chunk of
 // planes per work item and the number of blocks (into a and *blocks). items_per_block (3D): target number of
 // work items per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by
@@ -898,7 +906,7 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
       long best = -1;
       for (long c = min_chunk; c <= a.ns; ++c) {
         const long q = (a.ns + c - 1) / c;
-        const long cost = ((a.tiles * q + resident - 1) / resident) * ((a.ns + q - 1) / q + 2 * G::RS);
+        const long cost = stream_chunking_cost(a.ns, a.tiles, resident, q, 2 * G::RS);
         if (best < 0 || cost < best) {
           best = cost;
           c0 = c;
@@ -916,15 +924,12 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     long q_min = std::min(q_max, std::max(1L, (resident * 9 / 10 + a.tiles - 1) / a.tiles));
     long best_q = q_min, best_cost = -1;
     for (long q = q_min; q <= q_max; ++q) {
-      const long c = (a.ns + q - 1) / q;
-      const long items = a.tiles * q;
-      const long rounds = (items + resident - 1) / resident;
-      const long cost = rounds * (c + G::RS);
+      const long cost = stream_chunking_cost(a.ns, a.tiles, resident, q, G::RS);
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
         best_q = q;
       }
-      if (rounds > 64) break;
+      if ((a.tiles * q + resident - 1) / resident > 64) break;  // more than 64 rounds of items per block
     }
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
