@@ -318,16 +318,9 @@ const char* program_op_name(ProgramOpKind k) {
   return "?";
 }
 
-// What the trace table names per operation (the descriptors themselves live on the device).
-struct TracedOp {
-  ProgramOpKind kind;
-  int mode;
-  bool small, sync_after, faces_after;
-  long work;
-};
-
 // Appends the per-operation means of a traced program to `path` (one table per program).
-void write_program_trace(const std::string& path, const ProgramShape& shape, const std::vector<TracedOp>& ops,
+template <class Real>
+void write_program_trace(const std::string& path, const ProgramShape& shape, const std::vector<ProgramOp<Real>>& ops,
                          const std::vector<ProgramTraceSlot>& slots) {
   std::FILE* f = std::fopen(path.c_str(), "a");
   if (!f) {
@@ -348,7 +341,8 @@ void write_program_trace(const std::string& path, const ProgramShape& shape, con
     sum[1] += b;
     sum[2] += d;
     std::fprintf(f, "%4zu %-11s %4d %5d %4d %5d %9ld %8.2f %8.2f %8.2f %8.2f\n", o, program_op_name(ops[o].kind),
-                 ops[o].mode, ops[o].small ? 1 : 0, ops[o].sync_after ? 1 : 0, ops[o].faces_after ? 1 : 0, ops[o].work,
+                 ops[o].mode, ops[o].small ? 1 : 0, ops[o].sync_after ? 1 : 0, ops[o].faces_after ? 1 : 0,
+                 program_op_work(ops[o]),
                  w, b, d, w + b + d);
   }
   std::fprintf(f, "%4s %-11s %4s %5s %4s %5s %9s %8.2f %8.2f %8.2f %8.2f\n\n", "sum", "", "", "", "", "", "", sum[0],
@@ -359,7 +353,7 @@ void write_program_trace(const std::string& path, const ProgramShape& shape, con
 template <class Real>
 class ProgramReplay final : public RecordedWork {
  public:
-  ProgramReplay(ProgramOp<Real>* ops, int nops, ProgramShape shape, cudaStream_t stream, std::vector<TracedOp> traced,
+  ProgramReplay(ProgramOp<Real>* ops, int nops, ProgramShape shape, cudaStream_t stream, std::vector<ProgramOp<Real>> traced,
                 std::string trace_path)
       : ops_(ops), nops_(nops), shape_(shape), stream_(stream), traced_(std::move(traced)),
         trace_path_(std::move(trace_path)) {
@@ -414,7 +408,7 @@ class ProgramReplay final : public RecordedWork {
   int nops_;
   ProgramShape shape_;
   cudaStream_t stream_;
-  std::vector<TracedOp> traced_;
+  std::vector<ProgramOp<Real>> traced_;  // the host copy of the operations, kept only when traced
   std::string trace_path_;
   ProgramTraceSlot* trace_ = nullptr;
 };
@@ -482,12 +476,11 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
     if (per_sm <= 0) throw std::runtime_error("persistent program kernel cannot be resident on this device");
     shape.blocks = sm_count_;
   }
-  std::vector<TracedOp> traced;
+  std::vector<ProgramOp<Real>> traced;
   std::string trace_path;
   if (const char* t = std::getenv("PERKSOLVE_PROGRAM_TRACE"); t != nullptr && *t != '\0') {
     trace_path = t;
-    for (const ProgramOp<Real>& op : builder.ops)
-      traced.push_back(TracedOp{op.kind, op.mode, op.small, op.sync_after, op.faces_after, program_op_work(op)});
+    traced = builder.ops;
   }
   ProgramOp<Real>* dev = nullptr;
   const std::size_t bytes = builder.ops.size() * sizeof(ProgramOp<Real>);
