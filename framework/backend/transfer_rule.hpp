@@ -61,18 +61,46 @@ PERKSOLVE_HD inline int coarse_support(bool vertex, int t, int* idx, double* w) 
   return 2;
 }
 
+// The y / z part of the interpolation support of a fine cell, the same for every cell of a fine row: up to 2 x 2
+// coarse rows (iy[cy], iz[cz]) and their weights wy[cy] wz[cz] rounded to Real. Every weight is dyadic with at most
+// 6 significant bits (1, 1/2, 3/4, 1/4 per axis), so every product of weights is exact in either precision, and the
+// weight of a point, wx (wy wz) in Real, equals the exact product whatever the order.
+template <class Real>
+struct InterpolationRow {
+  int ny = 1, nz = 1;
+  int iy[2] = {0, 0}, iz[2] = {0, 0};
+  Real wyz[2][2] = {{Real(1), Real(0)}, {Real(0), Real(0)}};
+};
+
+template <class Real>
+PERKSOLVE_HD inline InterpolationRow<Real> interpolation_row(bool vertex, int tj, int tk, bool three) {
+  InterpolationRow<Real> s;
+  double wy[2] = {0.0, 0.0}, wz[2] = {1.0, 0.0};
+  s.ny = coarse_support(vertex, tj, s.iy, wy);
+  s.nz = three ? coarse_support(vertex, tk, s.iz, wz) : 1;
+  for (int cz = 0; cz < 2; ++cz)
+    for (int cy = 0; cy < 2; ++cy) s.wyz[cz][cy] = static_cast<Real>(wy[cy] * wz[cz]);
+  return s;
+}
+
+// The interpolated value at fine x index ti (relative to the shift) of a row with support s; row_at(ix, cy, cz)
+// reads coarse x index ix of support row (iy[cy], iz[cz]). The one place of the summation order (z, y, x).
+template <class Real, class RowAt>
+PERKSOLVE_HD inline Real interpolate_in_row(const RowAt& row_at, const InterpolationRow<Real>& s, bool vertex, int ti) {
+  int ix[2];
+  double wx[2];
+  const int nx = coarse_support(vertex, ti, ix, wx);
+  Real acc = 0;
+  for (int cz = 0; cz < s.nz; ++cz)
+    for (int cy = 0; cy < s.ny; ++cy)
+      for (int cx = 0; cx < nx; ++cx) acc += static_cast<Real>(wx[cx]) * s.wyz[cz][cy] * row_at(ix[cx], cy, cz);
+  return acc;
+}
+
 template <class Real, class At>
 PERKSOLVE_HD inline Real interpolation(const At& at, bool vertex, int ti, int tj, int tk, bool three) {
-  int ix[2], iy[2], iz[2] = {0, 0};
-  double wx[2], wy[2], wz[2] = {1.0, 0.0};
-  const int nx = coarse_support(vertex, ti, ix, wx);
-  const int ny = coarse_support(vertex, tj, iy, wy);
-  const int nz = three ? coarse_support(vertex, tk, iz, wz) : 1;
-  Real acc = 0;
-  for (int cz = 0; cz < nz; ++cz)
-    for (int cy = 0; cy < ny; ++cy)
-      for (int cx = 0; cx < nx; ++cx) acc += static_cast<Real>(wx[cx] * wy[cy] * wz[cz]) * at(ix[cx], iy[cy], iz[cz]);
-  return acc;
+  const InterpolationRow<Real> s = interpolation_row<Real>(vertex, tj, tk, three);
+  return interpolate_in_row<Real>([&](int ix, int cy, int cz) { return at(ix, s.iy[cy], s.iz[cz]); }, s, vertex, ti);
 }
 
 }  // namespace perksolve::transfer_rule

@@ -236,44 +236,30 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// fine += P coarse, walked by fine owned rows. Along y and z the coarse support (transfer_rule::coarse_support: at
-// most 2 x 2 coarse rows and their weights) is the same for the whole fine row, so it is found once per batch and
-// each cell only finds its x support; the arithmetic is transfer_rule::interpolation's (same weights, same order),
-// so the bits equal prolongate_point's (the persistent program's form). A batch gathers the coarse values of U fine
-// cells per lane (coarse rows that L1 / L2 keep for the neighbouring fine rows) and loads the fine values before
-// any store.
+// fine += P coarse, walked by fine owned rows. Along y and z the coarse support is the same for the whole fine row
+// (transfer_rule::interpolation_row), so it and its coarse row pointers are found once per batch; each cell only
+// finds its x support, in transfer_rule::interpolate_in_row, the arithmetic of the per-cell form (prolongate_point,
+// the persistent programs' and the Kokkos backend's), so the bits are the same. A batch gathers the coarse values of
+// U fine cells per lane (coarse rows that L1 / L2 keep for the neighbouring fine rows) and loads the fine values
+// before any store.
 template <class Real>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex, OwnedRows m) {
   constexpr int U = 4;  // up to 8 coarse gathers per cell: 4 cells per lane fit the 64 registers in both precisions
   for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
-    int iy[2] = {0, 0}, iz[2] = {0, 0};
-    double wy[2] = {0.0, 0.0}, wz[2] = {1.0, 0.0};
-    const int nys = transfer_rule::coarse_support(vertex, j - a.s1, iy, wy);
-    const int nzs = a.rz ? transfer_rule::coarse_support(vertex, k - a.s2, iz, wz) : 1;
-    // The weights are dyadic with at most 6 significant bits (1, 1/2, 3/4, 1/4 per axis), so every product of them is
-    // exact in either precision: wx (wy wz) rounded to Real equals interpolation's (wx wy) wz rounded to Real.
+    const transfer_rule::InterpolationRow<Real> s = transfer_rule::interpolation_row<Real>(vertex, j - a.s1, k - a.s2,
+                                                                                         a.rz != 0);
     const Real* rows[2][2];
-    Real wyz[2][2];
 #pragma unroll
     for (int cz = 0; cz < 2; ++cz)
 #pragma unroll
-      for (int cy = 0; cy < 2; ++cy) {
-        rows[cz][cy] = cv + a.lc.index(0, iy[cy], iz[cz]);
-        wyz[cz][cy] = static_cast<Real>(wy[cy] * wz[cz]);
-      }
+      for (int cy = 0; cy < 2; ++cy) rows[cz][cy] = cv + a.lc.index(0, s.iy[cy], s.iz[cz]);
+    const auto row_at = [&](int ix, int cy, int cz) { return rows[cz][cy][ix]; };
     Real pv[U], fvv[U];
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (32 * u < lim) {
-        int ix[2];
-        double wx[2];
-        const int nxs = transfer_rule::coarse_support(vertex, i0 + 32 * u - a.s0, ix, wx);
-        Real acc = 0;
-        for (int cz = 0; cz < nzs; ++cz)
-          for (int cy = 0; cy < nys; ++cy)
-            for (int cx = 0; cx < nxs; ++cx) acc += static_cast<Real>(wx[cx]) * wyz[cz][cy] * rows[cz][cy][ix[cx]];
-        pv[u] = acc;
+        pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
         fvv[u] = fv[n + 32 * u];
       }
 #pragma unroll
