@@ -313,16 +313,19 @@ __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const
   }
 }
 
-// The ghosts of f whose value comes from owned cell (i, j, k), just given the value v: what a fill of the
-// faces after the write puts there, written by the thread that wrote the cell, so the fill needs no barrier of
-// its own (persistent programs: ProgramOp::faces_after). Constant ghosts are not included
-// (fill_constant_face_ghost). A cell farther than the ghost width from every physical face has none.
-template <class Real>
+// The ghosts of f whose value comes from owned cell (i, j, k): what a fill of the faces after the write puts there,
+// written by the thread that wrote the cell, so the fill needs no barrier of its own (persistent programs:
+// ProgramOp::faces_after). value() reads the cell's new value; it is called only when the cell is the source of a
+// ghost (face_box_ghosts decides: within the ghost width of a physical face). Constant ghosts are not included
+// (fill_constant_face_ghost).
+template <class Real, class Value>
 __device__ __forceinline__ void fill_cell_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
-                                                      int i, int j, int k, Real v) {
+                                                      int i, int j, int k, const Value& value) {
   const int lo[3] = {i, j, k}, hi[3] = {i + 1, j + 1, k + 1};
   const FaceBoxGhosts g = face_box_ghosts(l, fs, lo, hi);
   const long total = g.total();
+  if (total == 0) return;
+  const Real v = value();
   for (long q = 0; q < total; ++q) {
     int idx[3], src[3], dist[3], side[3];
     face_box_ghost(l, fs, g, q, true, idx, src, dist, side);

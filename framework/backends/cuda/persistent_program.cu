@@ -24,17 +24,6 @@ namespace {
 // every device-wide barrier (the kernel needs ~100 registers per thread, so 512 is the most per SM).
 constexpr int kProgramThreads = 512;
 
-// Whether owned cell (i, j, k) can be the source of a face ghost: within the ghost width (+ 1, the mirror of a
-// vertex-centred face) of a face, on an axis with ghosts (face_box_ghosts has the exact test).
-__device__ __forceinline__ bool near_a_face(const FieldLayout& l, int i, int j, int k) {
-  const int c[3] = {i, j, k};
-  bool near = false;
-#pragma unroll
-  for (int b = 0; b < 3; ++b)
-    near |= l.ghost[b] > 0 && (c[b] <= l.ghost[b] || c[b] >= l.n[b] - l.ghost[b] - 2);
-  return near;
-}
-
 // Cells tid, tid + nthreads, ... of an operation, U per thread at a time: the U values are computed before
 // any is stored, so a thread has the loads of U cells in flight instead of one (a store in the loop would
 // otherwise order the next cell's loads after it: on the 31^3-63^3 levels each thread has a few cells, and
@@ -158,7 +147,7 @@ __device__ __forceinline__ void fill_faces_of_written_cells(const ProgramOp<Real
   for (long e = tid; e < cells; e += nthreads) {
     int i, j, k;
     op.map.ijk(e, i, j, k);
-    if (near_a_face(op.l, i, j, k)) fill_cell_face_ghosts(op.out, op.l, op.faces, i, j, k, op.out[op.l.index(i, j, k)]);
+    fill_cell_face_ghosts(op.out, op.l, op.faces, i, j, k, [&] { return op.out[op.l.index(i, j, k)]; });
   }
   const long ghosts = op.faces.total();
   for (long t = tid; t < ghosts; t += nthreads) fill_constant_face_ghost(op.out, op.l, op.faces, t);
