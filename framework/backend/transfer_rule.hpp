@@ -87,13 +87,16 @@ PERKSOLVE_HD inline InterpolationRow<Real> interpolation_row(bool vertex, int tj
 // reads coarse x index ix of support row (iy[cy], iz[cz]). The one place of the summation order (z, y, x).
 template <class Real, class RowAt>
 PERKSOLVE_HD inline Real interpolate_in_row(const RowAt& row_at, const InterpolationRow<Real>& s, bool vertex, int ti) {
-  int ix[2];
-  double wx[2];
+  int ix[2] = {0, 0};
+  double wx[2] = {0.0, 0.0};
   const int nx = coarse_support(vertex, ti, ix, wx);
+  // Constant trip counts (the supports have at most two points), so that device code keeps ix, wx and the caller's
+  // row table in registers: run-time bounds put them in local memory (an 80-96 byte stack frame per thread).
   Real acc = 0;
-  for (int cz = 0; cz < s.nz; ++cz)
-    for (int cy = 0; cy < s.ny; ++cy)
-      for (int cx = 0; cx < nx; ++cx) acc += static_cast<Real>(wx[cx]) * s.wyz[cz][cy] * row_at(ix[cx], cy, cz);
+  for (int cz = 0; cz < 2; ++cz)
+    for (int cy = 0; cy < 2; ++cy)
+      for (int cx = 0; cx < 2; ++cx)
+        if (cz < s.nz && cy < s.ny && cx < nx) acc += static_cast<Real>(wx[cx]) * s.wyz[cz][cy] * row_at(ix[cx], cy, cz);
   return acc;
 }
 
