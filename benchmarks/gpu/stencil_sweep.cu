@@ -426,63 +426,6 @@ int main(int argc, char** argv) {
     }
     run_case<double>("2d5pt", st5, v, n3d, n2d, reps, best);
   }
-  // Round 14 (2026-11-25): L2 prefetch of the bulk rows PF planes ahead (Tune::PF; b's rows too in the modes with b)
-  // around the fast-memory production tiles: more bytes in flight per SM without a deeper shared-memory ring (4 stages
-  // measured best, 3 and 5 worse). --only pf_f64 / pf_f32 / pf_sym27 (512^3) and pf_f64_b / pf_f32_b (255^3 and 512^3).
-  using LF7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt apply, large fast
-  if (only == "pf_f64") {
-    std::vector<Var<double>> v{mk<double, S7, false, LF7>("cur", {16})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true, 2>>("pf2", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true, 4>>("pf4", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true, 8>>("pf8", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 3, 1, 3, false, 16, true, 4>>("ns3_pf4", {16}));
-      v.push_back(mk<double, S7, false, LF7>("cur", {16}));
-    }
-    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
-  if (only == "pf_f32") {
-    std::vector<Var<float>> v{mk<float, S7, false, F7>("cur", {8})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true, 2>>("pf2", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true, 4>>("pf4", {8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true, 8>>("pf8", {8}));
-      v.push_back(mk<float, S7, false, F7>("cur", {8}));
-    }
-    run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
-  using LS27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;  // production 27-point (CSE) fp64, large fast
-  if (only == "pf_sym27") {
-    std::vector<Var<double>> v{mk<double, S27, true, LS27>("cur", {4})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true, 4>>("pf4", {4}));
-      v.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true, 8>>("pf8", {4}));
-      v.push_back(mk<double, S27, true, LS27>("cur", {4}));
-    }
-    run_case<double>("3d27pt_sym", sym, v, n3d, n2d, reps, best);
-  }
-  using MF7 = Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>;  // production fp64 3d7pt with b, medium fast (every size)
-  if (only == "pf_f64_b") {
-    std::vector<Var<double>> v{mk<double, S7, false, MF7, kJac>("jac_cur", {4})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true, 2>, kJac>("jac_pf2", {4}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true, 4>, kJac>("jac_pf4", {4}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true, 8>, kJac>("jac_pf8", {4}));
-      v.push_back(mk<double, S7, false, MF7, kJac>("jac_cur", {4}));
-      v.push_back(mk<double, S7, false, MF7>("apply_cur", {4}));
-      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true, 4>>("apply_pf4", {4}));
-    }
-    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
-  if (only == "pf_f32_b") {
-    std::vector<Var<float>> v{mk<float, S7, false, F7, kJac>("jac_cur", {1, 8})};
-    for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true, 2>, kJac>("jac_pf2", {1, 8}));
-      v.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true, 4>, kJac>("jac_pf4", {1, 8}));
-      v.push_back(mk<float, S7, false, F7, kJac>("jac_cur", {1, 8}));
-    }
-    run_case<float>("3d7pt", st7, v, n3d, n2d, reps, best);
-  }
   (void)st5;
   (void)S27;
   (void)sym;

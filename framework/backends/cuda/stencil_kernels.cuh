@@ -103,13 +103,11 @@ struct StreamGeo {
 //   blocks per SM promised to the compiler (__launch_bounds__, caps the registers); VEC = 1 (2): 16-byte
 //   cp.async.cg (.ca) of the tile rows (the row window is aligned down to 16 bytes and the per-row shift is
 //   applied when reading shared memory); STCS = streaming (evict-first) stores of the output;
-//   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D); PF (bulk rows only) =
-//   L2 prefetch distance in planes: with the bulk copy of plane k, the same rows of plane k + PF (and of b) are
-//   prefetched into L2 (cp.async.bulk.prefetch), more bytes in flight without a deeper shared-memory ring.
+//   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D).
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
-          int IPB_ = 0, bool DYN_ = false, int PF_ = 0>
+          int IPB_ = 0, bool DYN_ = false>
 struct Tune {
-  static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_, PF = PF_;
+  static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_;
   // DYN_: work items are handed out in order by a global atomic counter (a block that finishes early takes
   // the next item), instead of the static round-robin; keeps the concurrently streamed planes together.
   static constexpr bool DYN = DYN_;
@@ -408,12 +406,6 @@ __device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsi
       : "memory");
 }
 
-// Asks L2 to fetch a contiguous, 16-byte aligned run (size a multiple of 16 bytes) of global memory; nothing is
-// delivered to the SM and nothing waits for it.
-__device__ __forceinline__ void l2_prefetch_bulk(const void* gmem, unsigned bytes) {
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(gmem), "r"(bytes) : "memory");
-}
-
 template <bool STCS, class Real>
 __device__ __forceinline__ void store_out(Real* p, Real v) {
   if constexpr (STCS)
@@ -693,29 +685,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
           }
           mbar_arrive_expect_tx(&full_bar[slot], bytes);
           if (bytes) bulk_copy_g2s(d, src, bytes, &full_bar[slot]);
-          if constexpr (T::PF > 0) {
-            // The same window PF planes on, widened to 16-byte boundaries (the plane stride need not be a multiple
-            // of 16 bytes); the widening stays inside the field's slack.
-            if (bytes && ip + T::PF < iP) {
-              const auto at = reinterpret_cast<unsigned long long>(src + static_cast<long>(T::PF) * a.step);
-              const unsigned long long lo = at & ~15ull, hi = (at + bytes + 15ull) & ~15ull;
-              l2_prefetch_bulk(reinterpret_cast<const void*>(lo), static_cast<unsigned>(hi - lo));
-            }
-          }
-        }
-        if constexpr (T::PF > 0 && kHasB) {
-          // b's rows of output plane is0 + ip - 2 RS + PF, owned x range widened to 16-byte boundaries (the cells
-          // before are ghosts or padding of the same allocation; after the last row the field's slack).
-          constexpr int kFirst = C::NT >= C::TH + C::BY ? C::TH : 0;
-          const int r = tid - kFirst;
-          const int ob = ip - 2 * RS + T::PF;
-          if (r >= 0 && r < C::BY && ob >= 0 && ip + T::PF < iP && iby0 + r < a.ny) {
-            const Real* row = a.b + (static_cast<long>(iby0 + r) * a.row_stride + static_cast<long>(is0 + ob) * a.step);
-            const unsigned long long lo = reinterpret_cast<unsigned long long>(row + ibx0) & ~15ull;
-            const unsigned long long hi =
-                (reinterpret_cast<unsigned long long>(row + min(ibx0 + C::BX, a.nx)) + 15ull) & ~15ull;
-            l2_prefetch_bulk(reinterpret_cast<const void*>(lo), static_cast<unsigned>(hi - lo));
-          }
         }
       } else if constexpr (C::VEC) {
         const int x0l = ibx0 - C::HXL;
