@@ -37,7 +37,9 @@ using cuda_ops::ProgramOpKind;
 using cuda_ops::fill_face_ghost;
 using cuda_ops::OwnedMap;
 using cuda_ops::OwnedRows;
+using cuda_ops::for_live_cells;
 using cuda_ops::for_owned_row_batches;
+using cuda_ops::load_row_cells;
 using cuda_ops::owned_rows;
 using cuda_ops::row_batch;
 using cuda_ops::rows_grid;
@@ -64,13 +66,9 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real xv[U], yv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) y[n + 32 * u] = cuda_ops::axpby_value(a, xv[u], b, yv[u]);
+    Real v[2][U];
+    load_row_cells<U>(n, lim, v, {x, y});
+    for_live_cells<U>(n, lim, [&](int u, long e) { y[e] = cuda_ops::axpby_value(a, v[0][u], b, v[1][u]); });
   });
 }
 
@@ -97,13 +95,9 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real xv[U], yv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) acc += static_cast<double>(xv[u]) * static_cast<double>(yv[u]);
+    Real v[2][U];
+    load_row_cells<U>(n, lim, v, {x, y});
+    for_live_cells<U>(n, lim, [&](int u, long) { acc += static_cast<double>(v[0][u]) * static_cast<double>(v[1][u]); });
   });
   block_reduce_store<false>(acc, partials);
 }
@@ -114,13 +108,9 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real xv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) xv[u] = x[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) acc = nan_max(acc, fabs(static_cast<double>(xv[u])));
+    Real v[1][U];
+    load_row_cells<U>(n, lim, v, {x});
+    for_live_cells<U>(n, lim, [&](int u, long) { acc = nan_max(acc, fabs(static_cast<double>(v[0][u]))); });
   });
   block_reduce_store<true>(acc, partials);
 }
@@ -205,13 +195,9 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real xv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) xv[u] = x[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) y[n + 32 * u] = a * xv[u];
+    Real v[1][U];
+    load_row_cells<U>(n, lim, v, {x});
+    for_live_cells<U>(n, lim, [&](int u, long e) { y[e] = a * v[0][u]; });
   });
 }
 

@@ -130,6 +130,24 @@ __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&&
   }
 }
 
+// The two halves of a row batch body (for_owned_row_batches): load_row_cells reads the live cells u (32 u < lim) of
+// every operand, cell-major, into v[k][u], before for_live_cells hands each live cell (u, its allocation index) to
+// the caller's update. All loads of a batch are in flight before its first store.
+template <int U, class Real, int K>
+__device__ __forceinline__ void load_row_cells(long n, int lim, Real (&v)[K][U], const Real* const (&ops)[K]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+    if (32 * u < lim)
+#pragma unroll
+      for (int k = 0; k < K; ++k) v[k][u] = ops[k][n + 32 * u];
+}
+template <int U, class Update>
+__device__ __forceinline__ void for_live_cells(long n, int lim, Update&& update) {
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+    if (32 * u < lim) update(u, n + 32 * u);
+}
+
 // True for page-locked host memory (cudaMallocHost / registered), false for pageable memory.
 inline bool is_pinned(const void* p) {
   cudaPointerAttributes attr{};

@@ -33,18 +33,14 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real pv[U], qv[U], xv[U], rv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) pv[u] = p[n + 32 * u], qv[u] = q[n + 32 * u], xv[u] = x[n + 32 * u], rv[u] = r[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        x[n + 32 * u] = xv[u] + alpha * pv[u];
-        const Real rn = rv[u] - alpha * qv[u];
-        r[n + 32 * u] = rn;
-        acc += static_cast<double>(rn) * static_cast<double>(rn);
-      }
+    Real v[4][U];  // p, q, x, r
+    load_row_cells<U>(n, lim, v, {p, q, x, r});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      x[e] = v[2][u] + alpha * v[0][u];
+      const Real rn = v[3][u] - alpha * v[1][u];
+      r[e] = rn;
+      acc += static_cast<double>(rn) * static_cast<double>(rn);
+    });
   });
   const double s = block_sum(acc);
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
@@ -57,16 +53,12 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
                       Real* __restrict__ x, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real zv[U], pv[U], xv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) zv[u] = z[n + 32 * u], pv[u] = p[n + 32 * u], xv[u] = x[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        x[n + 32 * u] = axpby_value(alpha, pv[u], Real(1), xv[u]);
-        p[n + 32 * u] = axpby_value(Real(1), zv[u], beta, pv[u]);
-      }
+    Real v[3][U];  // z, p, x
+    load_row_cells<U>(n, lim, v, {z, p, x});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      x[e] = axpby_value(alpha, v[1][u], Real(1), v[2][u]);
+      p[e] = axpby_value(Real(1), v[0][u], beta, v[1][u]);
+    });
   });
 }
 
@@ -75,13 +67,9 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, OwnedRows m) {
   constexpr int U = row_batch<Dst>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Src sv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) sv[u] = src[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) dst[n + 32 * u] = static_cast<Dst>(sv[u]);
+    Src v[1][U];
+    load_row_cells<U>(n, lim, v, {src});
+    for_live_cells<U>(n, lim, [&](int u, long e) { dst[e] = static_cast<Dst>(v[0][u]); });
   });
 }
 
@@ -92,16 +80,12 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double a0 = 0.0, a1 = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real xv[U], yv[U], uv[U], vv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) xv[u] = x[n + 32 * u], yv[u] = y[n + 32 * u], uv[u] = u_[n + 32 * u], vv[u] = v_[n + 32 * u];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        a0 += static_cast<double>(xv[u]) * static_cast<double>(yv[u]);
-        a1 += static_cast<double>(uv[u]) * static_cast<double>(vv[u]);
-      }
+    Real v[4][U];  // x, y, u, v
+    load_row_cells<U>(n, lim, v, {x, y, u_, v_});
+    for_live_cells<U>(n, lim, [&](int u, long) {
+      a0 += static_cast<double>(v[0][u]) * static_cast<double>(v[1][u]);
+      a1 += static_cast<double>(v[2][u]) * static_cast<double>(v[3][u]);
+    });
   });
   const double s0 = block_sum(a0);
   const double s1 = block_sum(a1);
@@ -117,21 +101,17 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm) diag_scale_kernel(R
                                                               Real b, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real rv[U], dv[U], yv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        rv[u] = r[n + 32 * u], dv[u] = d[n + 32 * u];
-        if constexpr (ADD) yv[u] = y[n + 32 * u];
-      }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        if constexpr (ADD)
-          y[n + 32 * u] = a * rv[u] / dv[u] + b * yv[u];
-        else
-          y[n + 32 * u] = a * rv[u] / dv[u];
-      }
+    Real v[ADD ? 3 : 2][U];  // r, d (, y)
+    if constexpr (ADD)
+      load_row_cells<U>(n, lim, v, {r, d, y});
+    else
+      load_row_cells<U>(n, lim, v, {r, d});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      if constexpr (ADD)
+        y[e] = a * v[0][u] / v[1][u] + b * v[2][u];
+      else
+        y[e] = a * v[0][u] / v[1][u];
+    });
   });
 }
 
@@ -226,13 +206,10 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   constexpr int U = 2;
   for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
     Real v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim)
-        v[u] = VERTEX ? restrict_fw_point(fv, a, i0 + 32 * u, j, k) : restrict_cc_point(fv, a, i0 + 32 * u, j, k);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) cv[n + 32 * u] = v[u];
+    for_live_cells<U>(n, lim, [&](int u, long) {
+      v[u] = VERTEX ? restrict_fw_point(fv, a, i0 + 32 * u, j, k) : restrict_cc_point(fv, a, i0 + 32 * u, j, k);
+    });
+    for_live_cells<U>(n, lim, [&](int u, long e) { cv[e] = v[u]; });
   });
 }
 
@@ -256,15 +233,11 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
       for (int cy = 0; cy < 2; ++cy) rows[cz][cy] = cv + a.lc.index(0, s.iy[cy], s.iz[cz]);
     const auto row_at = [&](int ix, int cy, int cz) { return rows[cz][cy][ix]; };
     Real pv[U], fvv[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) {
-        pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
-        fvv[u] = fv[n + 32 * u];
-      }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (32 * u < lim) fv[n + 32 * u] = fvv[u] + pv[u];
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
+      fvv[u] = fv[e];
+    });
+    for_live_cells<U>(n, lim, [&](int u, long e) { fv[e] = fvv[u] + pv[u]; });
   });
 }
 
