@@ -35,7 +35,6 @@ using cuda_ops::FaceSet;
 using cuda_ops::ProgramOp;
 using cuda_ops::ProgramOpKind;
 using cuda_ops::fill_face_ghost;
-using cuda_ops::OwnedMap;
 using cuda_ops::OwnedRows;
 using cuda_ops::for_live_cells;
 using cuda_ops::for_owned_row_batches;

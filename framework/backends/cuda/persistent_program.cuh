@@ -199,11 +199,10 @@ void mark_small_operations(std::vector<ProgramOp<Real>>& ops, long small_work) {
   for (std::size_t o = 0; o < n; ++o) ops[o].sync_after = !(ops[o].small && o + 1 < n && ops[o + 1].small);
 }
 
-// The program as it runs: face fills folded (fold_face_fills, unless fold_faces is false), then the small operations
-// and the barriers marked.
+// The program as it runs: face fills folded (fold_face_fills), then the small operations and the barriers marked.
 template <class Real>
-void finalise_program(std::vector<ProgramOp<Real>>& ops, long small_work, bool fold_faces = true) {
-  if (fold_faces) fold_face_fills(ops);
+void finalise_program(std::vector<ProgramOp<Real>>& ops, long small_work) {
+  fold_face_fills(ops);
   mark_small_operations(ops, small_work);
 }
 

@@ -873,12 +873,14 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   return a;
 }
 
+// Rounds of work items per block when `tiles` tile columns are cut into q chunks each on `resident` block slots.
+inline long stream_rounds(long tiles, long q, long resident) { return (tiles * q + resident - 1) / resident; }
+
 // The cost model of both chunk rules of plan_stream_grid: ns planes of `tiles` tile columns cut into q chunks (of
 // ceil(ns / q) planes) on `resident` block slots cost (rounds of items per block) x (planes per chunk + halo_planes
 // re-read per chunk).
 inline long stream_chunking_cost(long ns, long tiles, long resident, long q, long halo_planes) {
-  const long rounds = (tiles * q + resident - 1) / resident;
-  return rounds * ((ns + q - 1) / q + halo_planes);
+  return stream_rounds(tiles, q, resident) * ((ns + q - 1) / q + halo_planes);
 }
 
 // The work decomposition of one instantiation on a persistent grid of `per_sm` blocks per SM: the chunk of
@@ -929,7 +931,7 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
         best_cost = cost;
         best_q = q;
       }
-      if ((a.tiles * q + resident - 1) / resident > 64) break;  // more than 64 rounds of items per block
+      if (stream_rounds(a.tiles, q, resident) > 64) break;
     }
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
