@@ -171,6 +171,12 @@ struct BackendUnavailable : std::runtime_error {
 template <class Real>
 using OtherReal = std::conditional_t<std::is_same_v<Real, double>, float, double>;
 
+// Which cells an operation writes (a contract callers rely on: multigrid skips the ghost refreshes of fields
+// whose ghosts hold zeros, GridOperator::homogeneous_ghosts_are_zero): upload, fill and copy write the whole
+// allocation, unpack and copy_boxes the boxes they are given, fill_boundary_* and the persistent loops
+// (persistent_sweeps, persistent_stencil_cg: they refresh faces between iterations) the ghosts of physical faces;
+// every other operation writes owned cells only and leaves ghosts and padding as they were. The GPU tests check this
+// for the CUDA backend with poisoned ghosts; the Kokkos backend loops over owned cells only.
 template <class Real>
 class Backend {
  public:

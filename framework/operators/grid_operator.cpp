@@ -32,10 +32,27 @@ void GridOperator<Real>::residual(const Field<Real>& b, Field<Real>& x, Field<Re
 }
 
 template <class Real>
-void GridOperator<Real>::residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous) {
-  halo_.update(x, homogeneous);
+void GridOperator<Real>::residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous,
+                                     bool refresh) {
+  if (refresh) halo_.update(x, homogeneous);
   if (coeffs_) be_.residual_var(stencil_, *coeffs_, b, x, r);
   else be_.residual(stencil_, b, x, r);
+}
+
+template <class Real>
+bool GridOperator<Real>::homogeneous_ghosts_are_zero() const {
+  if (!halo_.boundary_only()) return false;
+  // Every ghost layer of every axis must belong to a face of the list, and be constant there.
+  int covered[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+  for (const BoundaryFace& f : halo_.faces()) {
+    const boundary_rule::FaceRule<Real> rule = face_rule<Real>(f, /*homogeneous=*/true);
+    for (int d = 0; d < layout_.ghost[f.axis]; ++d)
+      if (!boundary_rule::ghost_is_constant(rule, d)) return false;
+    covered[f.axis][f.side] = 1;
+  }
+  for (int a = 0; a < 3; ++a)
+    if (layout_.ghost[a] > 0 && !(covered[a][0] && covered[a][1])) return false;
+  return true;
 }
 
 template <class Real>
@@ -77,8 +94,8 @@ double GridOperator<Real>::jacobi_sweep(Real omega, const Field<Real>& b, Field<
 }
 
 template <class Real>
-void GridOperator<Real>::gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous) {
-  halo_.update(x, homogeneous);
+void GridOperator<Real>::gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous, bool refresh) {
+  if (refresh) halo_.update(x, homogeneous);
   const auto& o = decomp_.offset();
   be_.gs_color_sweep(stencil_, coeffs_.get(), b, x, color, (o[0] + o[1] + o[2]) % 2);
 }

@@ -38,11 +38,17 @@ class GridOperator final : public LinearOperator<Real> {
   std::string describe() const override;
   double nnz_per_row() const override { return stencil_.size(); }
 
-  // r = b - A x with the problem's (false) or homogeneous (true) boundary values.
-  void residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous);
-  // Red-black Gauss-Seidel half sweep on `color` (refreshes x's ghosts first).
-  void gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous = false);
+  // r = b - A x with the problem's (false) or homogeneous (true) boundary values. With refresh = false the
+  // caller vouches that x's ghosts already hold what update_ghosts(x, homogeneous) would write.
+  void residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous, bool refresh = true);
+  // Red-black Gauss-Seidel half sweep on `color` (refreshes x's ghosts first unless refresh = false, as above).
+  void gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous = false, bool refresh = true);
   void update_ghosts(Field<Real>& f, bool homogeneous) { halo_.update(f, homogeneous); }
+  // True when update_ghosts(f, true) writes +0 into every ghost cell whatever f holds: one rank, nothing
+  // periodic, and every ghost layer of every face a constant of the boundary rule (vertex-centred Dirichlet
+  // with one ghost layer). Then a field whose ghosts were zeroed keeps them through every backend operation
+  // that writes owned cells only (the Backend contract), and a refresh can be skipped (multigrid does).
+  bool homogeneous_ghosts_are_zero() const;
   // True when a ghost update sends MPI messages (then the host takes part in every application).
   bool exchanges_with_other_ranks() const { return halo_.neighbour_count() > 0; }
   const Stencil& stencil() const { return stencil_; }

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -155,6 +157,13 @@ struct Multigrid<Real>::Level {
   // b and prolongation reads the coarse x (after its ghost update) directly; no shadow, no redistribution.
   bool direct_transfer = false;
   std::unique_ptr<DenseCoarseSolver<Real>> direct;  // coarsest level with coarse type "direct"
+  // Ghost bookkeeping (Multigrid::refresh_ghosts). zero_ghost_rule: a homogeneous refresh writes +0 into every
+  // ghost cell (GridOperator::homogeneous_ghosts_are_zero). zero_ghosts: the level's own work fields (r, w,
+  // x_own; never a caller's field) whose ghost cells all hold +0 now. Backend operations other than fill, copy,
+  // upload, unpack, copy_boxes and the boundary fills write owned cells only (backend.hpp), so those ghosts
+  // stay zero until one of these overwrites them; the code below notes every such write to a tracked field.
+  bool zero_ghost_rule = false;
+  std::vector<const Field<Real>*> zero_ghosts;
 
   ~Level() {
     direct.reset();
@@ -372,8 +381,63 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
       v.be->fill(*v.r, Real(0));
       v.be->fill(*v.w, Real(0));
     }
+    // Every tracked field was just filled with zeros, ghosts included.
+    const char* all = std::getenv("PERKSOLVE_MG_REFRESH_ALL_GHOSTS");
+    v.zero_ghost_rule = v.A->homogeneous_ghosts_are_zero() && !(all != nullptr && std::string(all) == "1");
+    for (const Field<Real>* f : {static_cast<const Field<Real>*>(v.r.get()), static_cast<const Field<Real>*>(v.w.get()),
+                                 static_cast<const Field<Real>*>(v.x_own.get())})
+      if (f) note_ghosts(v, *f, true);
   }
   persistent_level_ = persistent_level();
+}
+
+template <class Real>
+bool Multigrid<Real>::tracked(const Level& v, const Field<Real>& f) {
+  return &f == v.r.get() || &f == v.w.get() || &f == v.x_own.get();
+}
+
+template <class Real>
+void Multigrid<Real>::note_ghosts(Level& v, const Field<Real>& f, bool zero) {
+  if (!tracked(v, f)) return;
+  auto it = std::find(v.zero_ghosts.begin(), v.zero_ghosts.end(), &f);
+  if (zero && v.zero_ghost_rule && it == v.zero_ghosts.end()) v.zero_ghosts.push_back(&f);
+  if (!zero && it != v.zero_ghosts.end()) v.zero_ghosts.erase(it);
+}
+
+template <class Real>
+bool Multigrid<Real>::ghosts_current(const Level& v, const Field<Real>& f, bool homogeneous) {
+  return homogeneous && v.zero_ghost_rule &&
+         std::find(v.zero_ghosts.begin(), v.zero_ghosts.end(), &f) != v.zero_ghosts.end();
+}
+
+template <class Real>
+bool Multigrid<Real>::refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous) {
+  if (ghosts_current(v, f, homogeneous)) {
+    ++ghost_refreshes_skipped_;
+    return false;
+  }
+  v.A->update_ghosts(f, homogeneous);
+  note_ghosts(v, f, homogeneous);
+  return true;
+}
+
+template <class Real>
+void Multigrid<Real>::level_residual(Level& v, bool homogeneous) {
+  refresh_ghosts(v, *v.x, homogeneous);
+  v.A->residual_bc(*v.b, *v.x, *v.r, homogeneous, /*refresh=*/false);
+}
+
+template <class Real>
+void Multigrid<Real>::enter_mode(bool homogeneous) {
+  const int mode = homogeneous ? 1 : 0;
+  if (mode_ >= 0 && mode_ != mode) {
+    // Recordings and programs skip the refreshes that the other mode's bookkeeping allowed (level 0's w is
+    // refreshed homogeneously in one mode and with the boundary values in the other): record afresh.
+    recordings_.clear();
+    programs_.clear();
+    for (auto& lv : levels_) lv->zero_ghosts.clear();
+  }
+  mode_ = mode;
 }
 
 template <class Real>
@@ -395,6 +459,7 @@ std::string Multigrid<Real>::describe() const {
                          ? " (persistent program)"
                          : "");
     if (cfg_.smoother.type == "chebyshev" && v.active) s += fmt::format(", lambda_max(D^-1 A) ~ {:.4f}", v.lambda_max);
+    if (v.active && v.zero_ghost_rule) s += ", zero ghosts kept";
   }
   return s;
 }
@@ -440,6 +505,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
   zero = zero && v.homogeneous;
   if (zero && !(constant_jacobi && sweeps > 0)) {
     be.fill(*v.x, Real(0));
+    note_ghosts(v, *v.x, true);
     zero = false;
   }
   if (sweeps <= 0) return;
@@ -458,21 +524,26 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
       s = 1;
     }
     for (; s < sweeps; ++s) {
-      v.A->update_ghosts(*src, hom);
+      refresh_ghosts(v, *src, hom);
       be.jacobi_update(v.A->stencil(), static_cast<Real>(weights[static_cast<std::size_t>(s)]), *v.b, *src, *dst);
       std::swap(src, dst);
     }
-    if (src != v.x) be.copy(*src, *v.x);
+    if (src != v.x) {
+      be.copy(*src, *v.x);
+      note_ghosts(v, *v.x, ghosts_current(v, *src, true));
+    }
   } else if (!weights.empty()) {
     for (long s = 0; s < sweeps; ++s) {
-      v.A->residual_bc(*v.b, *v.x, *v.r, hom);
+      level_residual(v, hom);
       be.diag_scale_add(static_cast<Real>(weights[static_cast<std::size_t>(s)]), *v.r, *v.d, Real(1), *v.x);
     }
   } else if (type == "rbgs") {
     const bool reverse = post && cfg_.smoother.symmetric;
     for (long s = 0; s < sweeps; ++s) {
-      v.A->gs_sweep(*v.b, *v.x, reverse ? 1 : 0, hom);
-      v.A->gs_sweep(*v.b, *v.x, reverse ? 0 : 1, hom);
+      refresh_ghosts(v, *v.x, hom);
+      v.A->gs_sweep(*v.b, *v.x, reverse ? 1 : 0, hom, /*refresh=*/false);
+      refresh_ghosts(v, *v.x, hom);
+      v.A->gs_sweep(*v.b, *v.x, reverse ? 0 : 1, hom, /*refresh=*/false);
     }
   } else {
     // Chebyshev polynomial of degree `sweeps` (above kChebyshevProductMaxDegree) in D^-1 A on
@@ -480,11 +551,11 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
     const double hi = cfg_.smoother.upper * v.lambda_max, lo = cfg_.smoother.lower * v.lambda_max;
     const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta;
     double rho = 1.0 / sigma;
-    v.A->residual_bc(*v.b, *v.x, *v.r, hom);
+    level_residual(v, hom);
     be.diag_scale_add(static_cast<Real>(1.0 / theta), *v.r, *v.d, Real(0), *v.w);
     be.axpby(Real(1), *v.w, Real(1), *v.x);
     for (long s = 1; s < sweeps; ++s) {
-      v.A->residual_bc(*v.b, *v.x, *v.r, hom);
+      level_residual(v, hom);
       const double rho_new = 1.0 / (2.0 * sigma - rho);
       be.diag_scale_add(static_cast<Real>(2.0 * rho_new / delta), *v.r, *v.d, static_cast<Real>(rho_new * rho), *v.w);
       be.axpby(Real(1), *v.w, Real(1), *v.x);
@@ -503,14 +574,18 @@ void Multigrid<Real>::coarse_solve(int l, bool zero) {
   }
   if (v.direct) {
     if (zero && v.homogeneous) v.direct->solve_from_zero(*v.b, *v.x);
-    else v.direct->solve(*v.b, *v.x, *v.r, v.homogeneous);
+    else v.direct->solve(*v.b, *v.x, *v.r, v.homogeneous);  // refreshes x's ghosts itself
+    note_ghosts(v, *v.x, v.homogeneous && ghosts_current(v, *v.x, true));
     return;
   }
   // CG on the correction: A e = r, x += e.
   Backend<Real>& be = *v.be;
-  if (zero) be.fill(*v.x, Real(0));
+  if (zero) {
+    be.fill(*v.x, Real(0));
+    note_ghosts(v, *v.x, true);
+  }
   FieldPtr<Real> e = v.A->create_vector(), p = v.A->create_vector(), q = v.A->create_vector();
-  v.A->residual_bc(*v.b, *v.x, *v.r, v.homogeneous);
+  level_residual(v, v.homogeneous);
   be.fill(*e, Real(0));
   be.copy(*v.r, *p);
   double rr = be.dot(*v.r, *v.r);
@@ -532,7 +607,7 @@ void Multigrid<Real>::restrict_field(int l, Field<Real>& fine_field) {
   Level& f = *levels_[l];
   Level& c = *levels_[l + 1];
   Timers::Scope t(timers_, "mg_transfer");
-  f.A->update_ghosts(fine_field, /*homogeneous=*/true);
+  refresh_ghosts(f, fine_field, /*homogeneous=*/true);
   if (f.direct_transfer) {
     f.be->restrict_to_coarse(f.map, fine_field, *c.b_own);
     return;
@@ -544,7 +619,7 @@ void Multigrid<Real>::restrict_field(int l, Field<Real>& fine_field) {
 template <class Real>
 void Multigrid<Real>::restrict_residual(int l) {
   Level& f = *levels_[l];
-  f.A->residual_bc(*f.b, *f.x, *f.r, f.homogeneous);
+  level_residual(f, f.homogeneous);
   restrict_field(l, *f.r);
 }
 
@@ -554,7 +629,7 @@ void Multigrid<Real>::prolongate_correction(int l) {
   Level& c = *levels_[l + 1];
   Timers::Scope t(timers_, "mg_transfer");
   if (f.direct_transfer) {
-    c.A->update_ghosts(*c.x, /*homogeneous=*/true);  // the coarse ghosts the interpolation reads
+    refresh_ghosts(c, *c.x, /*homogeneous=*/true);  // the coarse ghosts the interpolation reads
     f.be->prolongate_add(f.map, *c.x, *f.x);
     return;
   }
@@ -677,6 +752,7 @@ void Multigrid<Real>::run_recorded(const Field<Real>& b, const Field<Real>& x, c
 
 template <class Real>
 void Multigrid<Real>::cycle(const Field<Real>& b, Field<Real>& x) {
+  enter_mode(false);
   run_recorded(b, x, [this, bp = &b, xp = &x] {
     Level& f = *levels_[0];
     f.b = bp;
@@ -688,6 +764,7 @@ void Multigrid<Real>::cycle(const Field<Real>& b, Field<Real>& x) {
 
 template <class Real>
 void Multigrid<Real>::precondition(const Field<Real>& r, Field<Real>& z) {
+  enter_mode(true);
   run_recorded(r, z, [this, rp = &r, zp = &z] {
     Level& f = *levels_[0];
     f.b = rp;
@@ -699,6 +776,7 @@ void Multigrid<Real>::precondition(const Field<Real>& r, Field<Real>& z) {
 
 template <class Real>
 void Multigrid<Real>::fmg(const Field<Real>& b, Field<Real>& x) {
+  enter_mode(false);
   Level& f = *levels_[0];
   f.b = &b;
   f.x = &x;
@@ -716,7 +794,10 @@ void Multigrid<Real>::fmg(const Field<Real>& b, Field<Real>& x) {
   for (int l = L - 1; l >= 0; --l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
-    if (l > 0) v.be->fill(*v.x, Real(0));
+    if (l > 0) {
+      v.be->fill(*v.x, Real(0));
+      note_ghosts(v, *v.x, true);
+    }
     prolongate_correction(l);
     run_cycle(l, cfg_.cycle, false);
   }

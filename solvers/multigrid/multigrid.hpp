@@ -39,6 +39,9 @@ class Multigrid {
 
   int levels() const { return static_cast<int>(levels_.size()); }
   std::string describe() const;  // one line per level
+  // Ghost refreshes skipped so far because the field's ghosts already held their values (refresh_ghosts); a
+  // recorded cycle counts its skips once, when it is recorded.
+  long ghost_refreshes_skipped() const { return ghost_refreshes_skipped_; }
 
   struct Level;
 
@@ -58,6 +61,15 @@ class Multigrid {
   void restrict_residual(int l);      // r_l -> b_{l+1}
   void prolongate_correction(int l);  // x_l += P x_{l+1}
   void restrict_field(int l, Field<Real>& fine_field);  // any level-l field -> b_{l+1}
+  // Ghost refreshes of the levels' own work fields. A refresh is skipped where the field's ghosts are known to
+  // hold already what it would write (Level::zero_ghosts); refresh_ghosts returns whether it refreshed.
+  bool refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous);
+  static bool tracked(const Level& v, const Field<Real>& f);
+  static void note_ghosts(Level& v, const Field<Real>& f, bool zero);  // after a write of f's ghosts
+  static bool ghosts_current(const Level& v, const Field<Real>& f, bool homogeneous);
+  void level_residual(Level& v, bool homogeneous);  // r = b - A x on level v, x's ghosts refreshed as needed
+  // cycle / fmg (inhomogeneous level 0) or precondition (homogeneous): a change of mode drops the recordings.
+  void enter_mode(bool homogeneous);
 
   MultigridConfig cfg_;
   const ProblemSetup& setup_;
@@ -72,6 +84,8 @@ class Multigrid {
   // Persistent programs of the levels from persistent_level_ down, by (b, x storage, zero guess, homogeneous).
   int persistent_level_ = -1;
   std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
+  int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
+  long ghost_refreshes_skipped_ = 0;
 };
 
 }  // namespace perksolve

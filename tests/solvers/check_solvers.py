@@ -497,6 +497,42 @@ def check_setup():
         print("CG on an indefinite matrix: DIVERGED_BREAKDOWN, exit 2")
 
 
+def check_ghost_reuse():
+    """Multigrid skips the ghost refreshes of its own work fields whose ghosts already hold zeros (vertex-centred
+    Dirichlet, one rank): the residual history is identical, to the printed digits, to a run that refreshes every
+    time (PERKSOLVE_MG_REFRESH_ALL_GHOSTS=1), for every smoother, coarse solve, cycle and FMG; and a cell-centred
+    problem (mirrored ghosts) keeps refreshing."""
+    pc = "solver.preconditioner"
+    cases = [
+        ("pcg_mg_poisson3d.toml", [f'{pc}.coarse.type="direct"']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.coarse.type="smoother"', f'{pc}.smoother.type="chebyshev"']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.smoother.type="rbgs"', f'{pc}.cycle="W"']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.smoother.type="chebyshev"', f'{pc}.pre_smooth=6', f'{pc}.post_smooth=6']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.precision="float"', f'{pc}.replay="off"']),
+        ("mg_poisson3d.toml", ['solver.cycle="F"']),
+        ("fmg_poisson2d.toml", ["grid.extents=[63,63]"]),
+    ]
+    for name, extra in cases:
+        args = [deck(name), "monitor.every=1"] + (["grid.extents=[31,31,31]"] if "3d" in name else []) + extra
+        hist = {}
+        for mode, env in (("skip", {}), ("all", {"PERKSOLVE_MG_REFRESH_ALL_GHOSTS": "1"})):
+            cmd = [A.perksolve] + args
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env={**os.environ, **env})
+            if p.returncode != 0:
+                fail(f"{' '.join(cmd)} ({mode}): exit code {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+            kept = "zero ghosts kept" in p.stdout
+            if kept != (mode == "skip"):
+                fail(f"{name} {extra} ({mode}): 'zero ghosts kept' {'missing' if not kept else 'unexpected'}:\n{p.stdout[:2000]}")
+            hist[mode] = history(p.stdout)
+        if len(hist["skip"]) < 3 or hist["skip"] != hist["all"]:
+            fail(f"{name} {extra}: history with skipped refreshes {hist['skip']} differs from {hist['all']}")
+        print(f"{name} {' '.join(extra)}: {len(hist['skip']) - 1} iterations, identical residual history")
+    p = run([deck("pcg_mg_diffusion3d.toml"), "grid.extents=[16,16,16]", "solver.stop.max_iterations=2"])
+    if "zero ghosts kept" in p.stdout:
+        fail(f"cell-centred pcg_mg_diffusion3d.toml claims zero ghosts:\n{p.stdout[:2000]}")
+    print("pcg_mg_diffusion3d.toml (cell-centred): every refresh kept")
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -517,6 +553,7 @@ def main():
         "rank-counts": check_rank_counts,
         "setup": check_setup,
         "replay": check_replay,
+        "ghost-reuse": check_ghost_reuse,
     }
     if A.check not in checks:
         fail(f"unknown check {A.check}; one of {sorted(checks)}")
