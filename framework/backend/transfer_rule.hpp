@@ -83,20 +83,44 @@ PERKSOLVE_HD inline InterpolationRow<Real> interpolation_row(bool vertex, int tj
   return s;
 }
 
+// The x part of the interpolation support of fine x index ti (relative to the shift): up to two coarse x indices and
+// their weights, rounded to Real (exact: 1, 1/2, 3/4 or 1/4).
+template <class Real>
+struct XSupport {
+  int n = 1;
+  int ix[2] = {0, 0};
+  Real wx[2] = {Real(0), Real(0)};
+};
+
+template <class Real>
+PERKSOLVE_HD inline XSupport<Real> x_support(bool vertex, int ti) {
+  XSupport<Real> x;
+  double w[2] = {0.0, 0.0};
+  x.n = coarse_support(vertex, ti, x.ix, w);
+  x.wx[0] = static_cast<Real>(w[0]);
+  x.wx[1] = static_cast<Real>(w[1]);
+  return x;
+}
+
+// acc += the part of one support row (weight wyz) at x support x: wx wyz at(ix) for each x point in order. The one
+// place of the summation order within a row; the rows are added in (z, y) order (interpolate_in_row).
+// Constant trip counts (the supports have at most two points), so that device code keeps ix, wx and the caller's
+// row table in registers: run-time bounds put them in local memory (an 80-96 byte stack frame per thread).
+template <class Real, class AtX>
+PERKSOLVE_HD inline void add_row_part(Real& acc, const XSupport<Real>& x, Real wyz, const AtX& at_x) {
+  for (int cx = 0; cx < 2; ++cx)
+    if (cx < x.n) acc += x.wx[cx] * wyz * at_x(x.ix[cx]);
+}
+
 // The interpolated value at fine x index ti (relative to the shift) of a row with support s; row_at(ix, cy, cz)
-// reads coarse x index ix of support row (iy[cy], iz[cz]). The one place of the summation order (z, y, x).
+// reads coarse x index ix of support row (iy[cy], iz[cz]). Summation order: z, y, x.
 template <class Real, class RowAt>
 PERKSOLVE_HD inline Real interpolate_in_row(const RowAt& row_at, const InterpolationRow<Real>& s, bool vertex, int ti) {
-  int ix[2] = {0, 0};
-  double wx[2] = {0.0, 0.0};
-  const int nx = coarse_support(vertex, ti, ix, wx);
-  // Constant trip counts (the supports have at most two points), so that device code keeps ix, wx and the caller's
-  // row table in registers: run-time bounds put them in local memory (an 80-96 byte stack frame per thread).
+  const XSupport<Real> x = x_support<Real>(vertex, ti);
   Real acc = 0;
   for (int cz = 0; cz < 2; ++cz)
     for (int cy = 0; cy < 2; ++cy)
-      for (int cx = 0; cx < 2; ++cx)
-        if (cz < s.nz && cy < s.ny && cx < nx) acc += static_cast<Real>(wx[cx]) * s.wyz[cz][cy] * row_at(ix[cx], cy, cz);
+      if (cz < s.nz && cy < s.ny) add_row_part(acc, x, s.wyz[cz][cy], [&](int ix) { return row_at(ix, cy, cz); });
   return acc;
 }
 
