@@ -283,54 +283,6 @@ void transfer_test() {
 TEST(CudaSolverOps, TransfersDouble) { transfer_test<double>(); }
 TEST(CudaSolverOps, TransfersFloat) { transfer_test<float>(); }
 
-// The two prolongation kernels (fine pairs with shuffled coarse windows on pair-aligned rows, one fine cell per lane
-// otherwise) against the reference, and against each other bit for bit: both centrings, both shift parities,
-// packed and aligned rows, odd and even fine row lengths, rows of several batches.
-template <class Real>
-void prolongation_kernels_test() {
-  REQUIRE_CUDA(Real);
-  for (int dim : {2, 3})
-    for (Centering cen : {Centering::vertex, Centering::cell})
-      for (int shift : {0, 1})
-        for (int align : {1, 32}) {
-          const bool vertex = cen == Centering::vertex;
-          FieldLayout lc, lf;
-          lc.n = dim == 3 ? std::array<int, 3>{70, 9, 6} : std::array<int, 3>{150, 13, 1};
-          lc.ghost = {1, 1, dim == 3 ? 1 : 0};
-          lc.align = align;
-          lf.ghost = lc.ghost;
-          lf.align = align;
-          // Fine extents whose interpolation stays within the coarse ghosts for this shift and centring.
-          for (int a = 0; a < 3; ++a) {
-            const int nc = lc.n[a];
-            lf.n[a] = a >= dim ? 1 : vertex ? (shift ? 2 * nc + 1 : 2 * nc) : (shift ? 2 * nc - 1 : 2 * nc);
-          }
-          TransferMap m;
-          m.dim = dim;
-          m.centering = cen;
-          m.shift = {shift, shift, dim == 3 ? shift : 0};
-          const std::string tag = std::to_string(dim) + "D " + (vertex ? "vertex" : "cell") + " shift " +
-                                  std::to_string(shift) + " align " + std::to_string(align) + prec(Real());
-          const auto hf = random_host<Real>(lf.size(), 41), hc = random_host<Real>(lc.size(), 42);
-          Pair<Real> c(*gpu, ref, lc, hc), f(*gpu, ref, lf, hf);
-          auto f_cells = gpu->create_field(lf);
-          gpu->upload(*f_cells, hf);
-          ref.prolongate_add(m, *c.r, *f.r);
-          gpu->set_prolongation_pairs(true);
-          gpu->prolongate_add(m, *c.g, *f.g);
-          if (align > 1) EXPECT_TRUE(gpu->last_prolongation_pairs()) << tag << ": aligned rows took the cell kernel";
-          gpu->set_prolongation_pairs(false);
-          gpu->prolongate_add(m, *c.g, *f_cells);
-          gpu->set_prolongation_pairs(true);
-          const auto pairs = down(*gpu, *f.g), cells = down(*gpu, *f_cells);
-          expect_close(lf, down(ref, *f.r), pairs, hf, tol<Real>(), "prolongate_add pairs " + tag);
-          EXPECT_EQ(std::memcmp(pairs.data(), cells.data(), pairs.size() * sizeof(Real)), 0)
-              << "prolongate_add " << tag << ": the pair and cell kernels differ";
-        }
-}
-TEST(CudaSolverOps, ProlongationKernelsDouble) { prolongation_kernels_test<double>(); }
-TEST(CudaSolverOps, ProlongationKernelsFloat) { prolongation_kernels_test<float>(); }
-
 // ---- CSR ------------------------------------------------------------------------------------------------
 CsrBlock random_block(long rows, long ghosts, int max_row, unsigned seed) {
   std::mt19937 rng(seed);

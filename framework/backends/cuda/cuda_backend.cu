@@ -344,12 +344,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
     program_cluster_ = static_cast<int>(c);
   }
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_PROLONGATION")) {
-    const std::string v(t);
-    if (v != "pairs" && v != "cells")
-      throw std::invalid_argument("PERKSOLVE_CUDA_PROLONGATION='" + v + "': expected 'pairs' or 'cells'");
-    prolongation_pairs_ = v == "pairs";
-  }
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
                  : std::string(t) == "vector" ? CudaSpmvPath::native_vector

@@ -143,11 +143,6 @@ class CudaBackend final : public Backend<Real> {
   // variable PERKSOLVE_CUDA_TILES=two_load|wide sets the initial choice.
   void set_wide_tiles(bool on) { wide_tiles_ = on; }
   bool wide_tiles() const { return wide_tiles_; }
-  // Prolongation kernel on pair-aligned fine rows: fine pairs per lane with shuffled coarse windows (default) or
-  // the cell-per-lane row kernel (always used elsewhere). PERKSOLVE_CUDA_PROLONGATION=pairs|cells sets the initial
-  // choice. Both give the same bits.
-  void set_prolongation_pairs(bool on) { prolongation_pairs_ = on; }
-  bool last_prolongation_pairs() const { return last_prolongation_pairs_; }  // the kernel the last launch took
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
@@ -199,8 +194,6 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
-  bool prolongation_pairs_ = true;
-  bool last_prolongation_pairs_ = false;
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

@@ -8,7 +8,6 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
-#include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -242,104 +241,6 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// The same fine += P coarse, lane by fine *pairs* (i = 2P, 2P + 1) where the fine rows start on even allocation
-// indices (every grid field: rows aligned to 32 elements). Along x the two cells of a pair use at most three coarse
-// values c[lo .. lo + 2] (lo = floor((2P - s0) / 2) - 1), and the pair of the next lane the same three shifted by
-// one. So a lane loads one coarse value per support row, c[lo + 1], and takes its neighbours' by two shuffles; the
-// warp's first and last lanes only load (30 pairs per warp step). That is one coarse load per support row and pair,
-// where the cell form issues one or two per cell, and the fine values move as one 2-element vector per pair. The
-// arithmetic is transfer_rule::interpolate_in_row's, reading the window instead of memory: prolongate_kernel's bits.
-template <class Real>
-struct alignas(2 * sizeof(Real)) RealPair {
-  Real v[2];
-};
-
-constexpr int kPairBlocksPerSm = 3;  // up to 80 registers: the coarse window, the supports and the fine pairs (64 spill)
-
-template <class Real>
-__global__ void __launch_bounds__(kThreads, kPairBlocksPerSm)
-    prolongate_pairs_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex,
-                            OwnedRows m) {
-  constexpr int U = sizeof(Real) == 8 ? 1 : 2;  // warp steps per batch (all its loads before its stores); fp64 spills at 2
-  constexpr int kStep = 30;  // pairs per warp step (lanes 1..30; lanes 0 and 31 load the outer coarse values)
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
-  const int npairs = (m.nx + 1) >> 1;
-  const int cmin = -a.lc.ghost[0], cmax = a.lc.n[0] + a.lc.ghost[0] - 1;  // readable coarse x indices
-  for (long r = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; r < m.rows; r += nwarps) {
-    int j, k;
-    const long s = m.start(r, j, k);
-    const transfer_rule::InterpolationRow<Real> sup =
-        transfer_rule::interpolation_row<Real>(vertex, j - a.s1, k - a.s2, a.rz != 0);
-    const Real* rows[2][2];
-#pragma unroll
-    for (int cz = 0; cz < 2; ++cz)
-#pragma unroll
-      for (int cy = 0; cy < 2; ++cy) rows[cz][cy] = cv + a.lc.index(0, sup.iy[cy], sup.iz[cz]);
-    // Whole warps step through the row together (the shuffles need every lane), inactive pairs included.
-    for (int p0 = 0; p0 < npairs; p0 += kStep * U) {
-      Real mid[U][2][2];
-      RealPair<Real> fine[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int P = p0 + kStep * u + lane - 1;
-        const int cm = min(max(((2 * P - a.s0) >> 1), cmin), cmax);  // lo + 1
-#pragma unroll
-        for (int cz = 0; cz < 2; ++cz)
-#pragma unroll
-          for (int cy = 0; cy < 2; ++cy)
-            if (cz < sup.nz && cy < sup.ny) mid[u][cz][cy] = rows[cz][cy][cm];
-        const bool mine = lane >= 1 && lane <= kStep;
-        if (mine && 2 * P + 1 < m.nx) {
-          fine[u] = *reinterpret_cast<const RealPair<Real>*>(fv + s + 2 * P);
-        } else if (mine && 2 * P < m.nx) {
-          fine[u].v[0] = fv[s + 2 * P];
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int P = p0 + kStep * u + lane - 1;
-        const int lo = ((2 * P - a.s0) >> 1) - 1;
-        const transfer_rule::XSupport<Real> x0 = transfer_rule::x_support<Real>(vertex, 2 * P - a.s0);
-        const transfer_rule::XSupport<Real> x1 = transfer_rule::x_support<Real>(vertex, 2 * P + 1 - a.s0);
-        Real acc0 = 0, acc1 = 0;
-        // The rows in interpolate_in_row's (z, y) order; per row the window c[lo .. lo + 2] of this lane.
-#pragma unroll
-        for (int cz = 0; cz < 2; ++cz)
-#pragma unroll
-          for (int cy = 0; cy < 2; ++cy)
-            if (cz < sup.nz && cy < sup.ny) {  // uniform over the warp (the row's support)
-              const Real c = mid[u][cz][cy];
-              const Real left = __shfl_up_sync(0xffffffffu, c, 1), right = __shfl_down_sync(0xffffffffu, c, 1);
-              const auto window = [&](int ix) {
-                const int d = ix - lo;
-                return d == 0 ? left : d == 1 ? c : right;
-              };
-              transfer_rule::add_row_part(acc0, x0, sup.wyz[cz][cy], window);
-              transfer_rule::add_row_part(acc1, x1, sup.wyz[cz][cy], window);
-            }
-        if (lane >= 1 && lane <= kStep && 2 * P < m.nx) {
-          if (2 * P + 1 < m.nx) {
-            RealPair<Real> out = fine[u];
-            out.v[0] += acc0;
-            out.v[1] += acc1;
-            *reinterpret_cast<RealPair<Real>*>(fv + s + 2 * P) = out;
-          } else {
-            fv[s + 2 * P] = fine[u].v[0] + acc0;
-          }
-        }
-      }
-    }
-  }
-}
-
-// True when every fine row starts on an even allocation index of a pair-aligned allocation (prolongate_pairs_kernel).
-template <class Real>
-bool fine_rows_pair_aligned(const FieldLayout& l, const Real* data) {
-  return reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(Real)) == 0 && l.index(0, 0, 0) % 2 == 0 &&
-         l.stride_y() % 2 == 0 && l.stride_z() % 2 == 0;
-}
-
 void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points, const char* op) {
   if (coeffs.n[0] != l.size() || coeffs.n[1] != points)
     throw std::logic_error(std::string("cuda backend: coefficient field of the wrong shape passed to ") + op);
@@ -538,17 +439,8 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
     return;
   }
   const OwnedRows rows = owned_rows(a.lf);
-  Real* fv = as_cuda(fine).data();
-  last_prolongation_pairs_ = prolongation_pairs_ && fine_rows_pair_aligned(a.lf, fv);
-  if (last_prolongation_pairs_) {
-    prolongate_pairs_kernel<Real><<<std::min(rows_grid(rows, sm_count_), kPairBlocksPerSm * sm_count_), kThreads, 0,
-                                    stream_>>>(
-        as_cuda(coarse).data(), fv, a, m.centering == Centering::vertex, rows);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_pairs_kernel");
-    return;
-  }
   prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-      as_cuda(coarse).data(), fv, a, m.centering == Centering::vertex, rows);
+      as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
 }
 
