@@ -352,6 +352,8 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   }
 
   // Per-level work fields and smoother set-up.
+  const char* all = std::getenv("PERKSOLVE_MG_REFRESH_ALL_GHOSTS");
+  const bool refresh_all_ghosts = all != nullptr && std::string(all) == "1";
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
@@ -382,8 +384,7 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
       v.be->fill(*v.w, Real(0));
     }
     // Every tracked field was just filled with zeros, ghosts included.
-    const char* all = std::getenv("PERKSOLVE_MG_REFRESH_ALL_GHOSTS");
-    v.zero_ghost_rule = v.A->homogeneous_ghosts_are_zero() && !(all != nullptr && std::string(all) == "1");
+    v.zero_ghost_rule = v.A->homogeneous_ghosts_are_zero() && !refresh_all_ghosts;
     for (const Field<Real>* f : {static_cast<const Field<Real>*>(v.r.get()), static_cast<const Field<Real>*>(v.w.get()),
                                  static_cast<const Field<Real>*>(v.x_own.get())})
       if (f) note_ghosts(v, *f, true);
@@ -411,14 +412,16 @@ bool Multigrid<Real>::ghosts_current(const Level& v, const Field<Real>& f, bool 
 }
 
 template <class Real>
-bool Multigrid<Real>::refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous) {
-  if (ghosts_current(v, f, homogeneous)) {
-    ++ghost_refreshes_skipped_;
-    return false;
-  }
+void Multigrid<Real>::refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous) {
+  if (ghosts_current(v, f, homogeneous)) return;
   v.A->update_ghosts(f, homogeneous);
   note_ghosts(v, f, homogeneous);
-  return true;
+}
+
+template <class Real>
+void Multigrid<Real>::fill_zeros(Level& v, Field<Real>& f) {
+  v.be->fill(f, Real(0));
+  note_ghosts(v, f, true);
 }
 
 template <class Real>
@@ -504,8 +507,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
   const bool constant_jacobi = !weights.empty() && !v.A->variable();
   zero = zero && v.homogeneous;
   if (zero && !(constant_jacobi && sweeps > 0)) {
-    be.fill(*v.x, Real(0));
-    note_ghosts(v, *v.x, true);
+    fill_zeros(v, *v.x);
     zero = false;
   }
   if (sweeps <= 0) return;
@@ -580,10 +582,7 @@ void Multigrid<Real>::coarse_solve(int l, bool zero) {
   }
   // CG on the correction: A e = r, x += e.
   Backend<Real>& be = *v.be;
-  if (zero) {
-    be.fill(*v.x, Real(0));
-    note_ghosts(v, *v.x, true);
-  }
+  if (zero) fill_zeros(v, *v.x);
   FieldPtr<Real> e = v.A->create_vector(), p = v.A->create_vector(), q = v.A->create_vector();
   level_residual(v, v.homogeneous);
   be.fill(*e, Real(0));
@@ -794,10 +793,7 @@ void Multigrid<Real>::fmg(const Field<Real>& b, Field<Real>& x) {
   for (int l = L - 1; l >= 0; --l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
-    if (l > 0) {
-      v.be->fill(*v.x, Real(0));
-      note_ghosts(v, *v.x, true);
-    }
+    if (l > 0) fill_zeros(v, *v.x);
     prolongate_correction(l);
     run_cycle(l, cfg_.cycle, false);
   }

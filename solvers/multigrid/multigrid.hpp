@@ -39,9 +39,6 @@ class Multigrid {
 
   int levels() const { return static_cast<int>(levels_.size()); }
   std::string describe() const;  // one line per level
-  // Ghost refreshes skipped so far because the field's ghosts already held their values (refresh_ghosts); a
-  // recorded cycle counts its skips once, when it is recorded.
-  long ghost_refreshes_skipped() const { return ghost_refreshes_skipped_; }
 
   struct Level;
 
@@ -62,8 +59,9 @@ class Multigrid {
   void prolongate_correction(int l);  // x_l += P x_{l+1}
   void restrict_field(int l, Field<Real>& fine_field);  // any level-l field -> b_{l+1}
   // Ghost refreshes of the levels' own work fields. A refresh is skipped where the field's ghosts are known to
-  // hold already what it would write (Level::zero_ghosts); refresh_ghosts returns whether it refreshed.
-  bool refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous);
+  // hold already what it would write (Level::zero_ghosts).
+  void refresh_ghosts(Level& v, Field<Real>& f, bool homogeneous);
+  void fill_zeros(Level& v, Field<Real>& f);  // f = 0, ghosts included (and noted)
   static bool tracked(const Level& v, const Field<Real>& f);
   static void note_ghosts(Level& v, const Field<Real>& f, bool zero);  // after a write of f's ghosts
   static bool ghosts_current(const Level& v, const Field<Real>& f, bool homogeneous);
@@ -85,7 +83,6 @@ class Multigrid {
   int persistent_level_ = -1;
   std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
   int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
-  long ghost_refreshes_skipped_ = 0;
 };
 
 }  // namespace perksolve

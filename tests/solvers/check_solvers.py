@@ -19,11 +19,12 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(args, np=None, expect=None, timeout=900):
+def run(args, np=None, expect=None, timeout=900, env=None):
     cmd = [A.perksolve] + args
     if np is not None:
         cmd = [A.mpiexec, "-n", str(np), "--oversubscribe"] + cmd
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=None if env is None else {**os.environ, **env})
     if expect is not None and p.returncode != expect:
         fail(f"{' '.join(cmd)}\nexit code {p.returncode}, expected {expect}\nstdout:\n{p.stdout[-4000:]}\nstderr:\n{p.stderr[-4000:]}")
     return p
@@ -516,10 +517,7 @@ def check_ghost_reuse():
         args = [deck(name), "monitor.every=1"] + (["grid.extents=[31,31,31]"] if "3d" in name else []) + extra
         hist = {}
         for mode, env in (("skip", {}), ("all", {"PERKSOLVE_MG_REFRESH_ALL_GHOSTS": "1"})):
-            cmd = [A.perksolve] + args
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env={**os.environ, **env})
-            if p.returncode != 0:
-                fail(f"{' '.join(cmd)} ({mode}): exit code {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+            p = run(args, expect=0, env=env)
             kept = "zero ghosts kept" in p.stdout
             if kept != (mode == "skip"):
                 fail(f"{name} {extra} ({mode}): 'zero ghosts kept' {'missing' if not kept else 'unexpected'}:\n{p.stdout[:2000]}")
