@@ -426,36 +426,27 @@ int main(int argc, char** argv) {
     }
     run_case<double>("2d5pt", st5, v, n3d, n2d, reps, best);
   }
-  // Round 15 (2026-11-25, H200): what is left of 3d7pt's gap to the copy bound (fp64 0.885, fp32 0.83). Two untried
-  // changes around the production fast-memory tiles: (a) the output plane staged in shared memory and written by
-  // one bulk (TMA) store per tile row (VEC 5); (b) no block barrier per plane (VEC 4, per-stage "empty" mbarriers;
-  // static items, which it needs), on the H200 (--only 3d7pt_store).
+  // Round 15 (2026-11-25, H200, benchmarks/results/gpu-h200-2026-11-25-bulk-stores/run1): what is left of 3d7pt's gap
+  // to the copy bound. (a) The output plane staged in shared memory and written by one bulk (TMA) store per tile row
+  // (a VEC 5 of the kernel, removed again; reproducible at commit feceaf1): fp64 0.67-0.71, fp32 0.59, 27-point CSE
+  // 0.55 against 0.888-0.893 / 0.834-0.835 / 0.873-0.885 for the production tiles in the same run. (b) No block
+  // barrier per plane (VEC 4, static items), below: fp64 0.76-0.82, fp32 0.60-0.66 (--only 3d7pt_empty).
   using L7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt, large tier, fast memory
-  using L27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;  // production fp64 27-point shapes, same tier
-  if (only == "3d7pt_store") {
+  if (only == "3d7pt_empty") {
     std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16})};
     for (int rep = 0; rep < 2; ++rep) {
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 5, false, 16, true>>("store", {8, 16}));
       v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 4, 1, 4, false, 16, false>>("empty", {8, 16, 32}));
       v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 5, 1, 4, false, 16, false>>("empty_ns5", {16}));
-      v.push_back(mk<double, S7, false, Tune<512, 2, 1, 2, 5, 1, 5, false, 16, true>>("store_ns5", {16}));
       v.push_back(mk<double, S7, false, L7>("cur", {16}));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
     std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8})};
     for (int rep = 0; rep < 2; ++rep) {
-      w.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 5, false, 8, true>>("store", {8}));
       w.push_back(mk<float, S7, false, Tune<256, 2, 1, 6, 4, 2, 4, false, 8, false>>("empty", {4, 8}));
       w.push_back(mk<float, S7, false, Tune<256, 4, 1, 4, 4, 1, 4, false, 8, false>>("empty_1024t", {8}));
       w.push_back(mk<float, S7, false, F7>("cur", {8}));
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
-    std::vector<Var<double>> y{mk<double, S27, true, L27>("cur", {4})};
-    for (int rep = 0; rep < 2; ++rep) {
-      y.push_back(mk<double, S27, true, Tune<256, 4, 1, 2, 4, 1, 5, false, 4, true>>("store", {4}));
-      y.push_back(mk<double, S27, true, L27>("cur", {4}));
-    }
-    run_case<double>("3d27pt_sym", sym, y, n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S27;

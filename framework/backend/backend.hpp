@@ -340,6 +340,23 @@ class Backend {
                                      const Field<Real>& v) {
     backend_unavailable(name(), "dot2");
   }
+  // ---- mixed precision: one operand in the other precision (a double CG with its multigrid cycle in float) ----
+  // Each gives the values of the same-precision operation applied after a convert() of that operand, without the
+  // converted copy's pass: CG hands r to the float cycle and takes z from it with no conversion pass of its own.
+  // y = a x + b y (as axpby), and y_other = y rounded to the other precision (owned cells; ghosts untouched).
+  virtual void axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other) {
+    backend_unavailable(name(), "axpby_mixed");
+  }
+  // {x.y, u.v} (as dot2) with y in the other precision.
+  virtual std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
+                                           const Field<Real>& v) {
+    backend_unavailable(name(), "dot2_mixed");
+  }
+  // cg_advance with z in the other precision: x += alpha p, then p = z + beta p.
+  virtual void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
+                                Field<Real>& x) {
+    backend_unavailable(name(), "cg_advance_mixed");
+  }
   // y = a * r / d + b * y, pointwise (diagonal scaling: Jacobi preconditioner and smoother updates).
   virtual void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) {
     backend_unavailable(name(), "diag_scale_add");

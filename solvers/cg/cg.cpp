@@ -1,13 +1,17 @@
 // Conjugate gradients with a pluggable preconditioner (none, Jacobi / diagonal, geometric multigrid).
 // Per iteration: q = A p with p.q (one pass where the backend fuses them), and one fused reduction for
 // the residual norm (unpreconditioned: fused into the x / r update; preconditioned: r.z and r.r in one
-// dot2, with x += alpha p fused into the direction update p = z + beta p). Breakdown (p.Ap <= 0,
-// non-finite) stops the solve with DIVERGED_BREAKDOWN.
+// dot2, with x += alpha p fused into the direction update p = z + beta p). With the multigrid cycle in float
+// (a double run), r goes to the cycle rounded by the r update itself and z is used in float by dot2 and the
+// direction update, so neither takes a conversion pass (PERKSOLVE_PCG_CONVERT_PASSES=1: the passes, for
+// comparison; the same values). Breakdown (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include "framework/operators/grid_operator.hpp"
 #include "framework/util/timers.hpp"
@@ -37,10 +41,6 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     be.fill(*p, Real(0));
     be.fill(*q, Real(0));
     std::unique_ptr<MultigridPreconditioner<Real>> mg;
-    if (pc_ != "none") {
-      z = A.create_vector();
-      be.fill(*z, Real(0));
-    }
     if (pc_ == "jacobi") {
       d = A.create_vector();
       A.diagonal(*d);
@@ -52,10 +52,24 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       mg = std::make_unique<MultigridPreconditioner<Real>>(mg_, *g, sys.problem, sys.timers);
       if (!quiet_) log::info(mg->describe());
     }
-    auto precondition = [&](const Field<Real>& res, Field<Real>& out) {
+    // The cycle in the other precision: r is handed over rounded and z used as the cycle leaves it (no z in Real).
+    const char* passes = std::getenv("PERKSOLVE_PCG_CONVERT_PASSES");
+    const bool mixed = mg && mg->mixed() && !(passes && std::strcmp(passes, "1") == 0);
+    if (mixed && !quiet_) log::info("cg: r and z cross to and from the float cycle inside CG's own passes");
+    if (pc_ != "none" && !mixed) {
+      z = A.create_vector();
+      be.fill(*z, Real(0));
+    }
+    // z = M r (z in Real); the mixed cycle runs from the rounded r that the caller has written.
+    auto precondition = [&](const Field<Real>& res) {
       Timers::Scope t(sys.timers, "preconditioner");
-      if (pc_ == "jacobi") be.diag_scale_add(Real(1), res, *d, Real(0), out);
-      else mg->apply(res, out);
+      if (mixed) mg->apply_rounded();
+      else if (pc_ == "jacobi") be.diag_scale_add(Real(1), res, *d, Real(0), *z);
+      else mg->apply(res, *z);
+    };
+    // {r.z, r.r} after precondition().
+    auto dots_rz_rr = [&]() {
+      return mixed ? be.dot2_mixed(*r, mg->rounded_output(), *r, *r) : be.dot2(*r, *z, *r, *r);
     };
     // The solve's clock covers everything after the set-up (the preconditioner's hierarchy): the initial
     // residual and preconditioner application included.
@@ -82,10 +96,12 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         rz = rr;
         be.copy(*r, *p);
       } else {
-        precondition(*r, *z);
-        const auto dots = be.dot2(*r, *z, *r, *r);
+        if (mixed) mg->round_input(*r);
+        precondition(*r);
+        const auto dots = dots_rz_rr();
         rz = dots[0], rr = dots[1];
-        be.copy(*z, *p);
+        if (mixed) be.convert(mg->rounded_output(), *p);
+        else be.copy(*z, *p);
       }
     }
 
@@ -199,14 +215,16 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       {
         // Unpreconditioned: x and r in one pass with r.r. Preconditioned: only r here (r.r comes with r.z from
         // dot2 below, so nothing waits for it); x += alpha p is fused with the direction update at the end.
-        Timers::Scope t(sys.timers, "cg_update", cells, (pc_ == "none" ? 6.0 : 3.0) * sizeof(Real) * cells);
+        Timers::Scope t(sys.timers, "cg_update", cells,
+                        ((pc_ == "none" ? 6.0 : 3.0) * sizeof(Real) + (mixed ? sizeof(OtherReal<Real>) : 0)) * cells);
         if (pc_ == "none") rr = be.cg_update(static_cast<Real>(alpha), *p, *q, sys.x, *r);
+        else if (mixed) be.axpby_mixed(static_cast<Real>(-alpha), *q, Real(1), *r, mg->rounded_input());
         else be.axpby(static_cast<Real>(-alpha), *q, Real(1), *r);
       }
       double rz_new = rr;
       if (pc_ != "none") {
-        precondition(*r, *z);
-        const auto dots = be.dot2(*r, *z, *r, *r);
+        precondition(*r);
+        const auto dots = dots_rz_rr();
         rz_new = dots[0];
         rr = dots[1];
         if (!(rz_new > 0.0) && rr > 0.0) {
@@ -224,8 +242,13 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (pc_ == "none") {
         be.axpby(Real(1), *r, static_cast<Real>(beta), *p);
       } else {
-        Timers::Scope t(sys.timers, "cg_update", cells, 5.0 * sizeof(Real) * cells);
-        be.cg_advance(static_cast<Real>(alpha), static_cast<Real>(beta), *z, *p, sys.x);  // x += alpha p; p = z + beta p
+        Timers::Scope t(sys.timers, "cg_update", cells,
+                        ((mixed ? 4.0 : 5.0) * sizeof(Real) + (mixed ? sizeof(OtherReal<Real>) : 0)) * cells);
+        // x += alpha p; p = z + beta p
+        if (mixed)
+          be.cg_advance_mixed(static_cast<Real>(alpha), static_cast<Real>(beta), mg->rounded_output(), *p, sys.x);
+        else
+          be.cg_advance(static_cast<Real>(alpha), static_cast<Real>(beta), *z, *p, sys.x);
       }
       rz = rz_new;
       if (sys.observer) {

@@ -1,5 +1,6 @@
 #include "solvers/multigrid/mg_preconditioner.hpp"
 
+#include <stdexcept>
 #include <type_traits>
 
 namespace perksolve {
@@ -41,6 +42,44 @@ void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z) 
     single_->precondition(*r32_, *z32_);
     be_.convert(*z32_, z);
   }
+}
+
+template <class Real>
+Field<OtherReal<Real>>& MultigridPreconditioner<Real>::rounded_input() {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (single_) return *r32_;
+  }
+  throw std::logic_error("MultigridPreconditioner::rounded_input: the cycle runs in the run's precision");
+}
+
+template <class Real>
+void MultigridPreconditioner<Real>::round_input(const Field<Real>& r) {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (single_) {
+      be32_->convert(r, *r32_);
+      return;
+    }
+  }
+  throw std::logic_error("MultigridPreconditioner::round_input: the cycle runs in the run's precision");
+}
+
+template <class Real>
+const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::apply_rounded() {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (single_) {
+      single_->precondition(*r32_, *z32_);
+      return *z32_;
+    }
+  }
+  throw std::logic_error("MultigridPreconditioner::apply_rounded: the cycle runs in the run's precision");
+}
+
+template <class Real>
+const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::rounded_output() const {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (single_) return *z32_;
+  }
+  throw std::logic_error("MultigridPreconditioner::rounded_output: the cycle runs in the run's precision");
 }
 
 template <class Real>

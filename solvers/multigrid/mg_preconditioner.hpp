@@ -29,6 +29,16 @@ class MultigridPreconditioner {
   void apply(const Field<Real>& r, Field<Real>& z);
   std::string describe() const;
 
+  // The cycle in the other precision (precision = "float" in a double run). CG can then skip both conversion
+  // passes of apply(): it writes r already rounded into rounded_input() (Backend::axpby_mixed), runs the cycle with
+  // apply_rounded() and uses z in the cycle's precision (Backend::dot2_mixed, cg_advance_mixed). The values are
+  // those of apply(). The three members below are for mixed() only (std::logic_error otherwise).
+  bool mixed() const { return single_ != nullptr; }
+  Field<OtherReal<Real>>& rounded_input();
+  void round_input(const Field<Real>& r);          // rounded_input() = r rounded (a pass: CG's first residual)
+  const Field<OtherReal<Real>>& apply_rounded();  // z = B r from rounded_input(), in the cycle's precision
+  const Field<OtherReal<Real>>& rounded_output() const;  // the z of the last apply_rounded()
+
  private:
   Backend<Real>& be_;
   std::unique_ptr<Multigrid<Real>> same_;  // the cycle in the run's precision

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 #include "framework/halo/halo_exchange.hpp"
@@ -164,6 +166,75 @@ TEST(Blas1, AxpbyDotNormsResidualAndJacobiMatchReference) {
     EXPECT_NEAR(gxn[p], gx[p] + 0.8 * res / diag, 1e-13 * (1 + std::abs(gx[p])));
   }
   EXPECT_NEAR(rr, rrr, 1e-11 * rrr);
+}
+
+// The bytes of a whole allocation (ghosts and padding included).
+template <class R>
+std::vector<unsigned char> bits(Backend<R>& be, const Field<R>& f) {
+  std::vector<R> h(f.layout().size());
+  be.download(f, h);
+  std::vector<unsigned char> b(h.size() * sizeof(R));
+  std::memcpy(b.data(), h.data(), b.size());
+  return b;
+}
+
+// The mixed-precision operations (one operand in the other precision, for a double CG with its multigrid cycle in
+// float) give exactly the values of convert() followed by the same-precision operation, and leave ghosts alone.
+TEST(Blas1, MixedPrecisionOpsEqualConvertThenSamePrecisionOp) {
+  KokkosBackend<double> be(MPI_COMM_SELF);
+  KokkosBackend<float> bf(MPI_COMM_SELF);
+  FieldLayout l;
+  l.n = {13, 7, 5};
+  l.ghost = {1, 2, 1};
+  l.align = kGridRowAlign;
+  const long L = l.size();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto random = [&](unsigned seed) {  // random owned cells, NaN ghosts and padding
+    std::vector<double> h(L, nan);
+    unsigned s = seed;
+    for (int k = 0; k < l.n[2]; ++k)
+      for (int j = 0; j < l.n[1]; ++j)
+        for (int i = 0; i < l.n[0]; ++i) {
+          s = s * 1664525u + 1013904223u;
+          h[l.index(i, j, k)] = 0.25 + (s >> 8) * (1.0 / 16777216.0);
+        }
+    return h;
+  };
+  auto make = [&](unsigned seed) {
+    auto f = be.create_field(l);
+    be.upload(*f, random(seed));
+    return f;
+  };
+  auto make_float = [&](unsigned seed) {
+    const auto h = random(seed);
+    auto f = bf.create_field(l);
+    bf.upload(*f, std::vector<float>(h.begin(), h.end()));
+    return f;
+  };
+  const double a = 0.37, beta = -0.61;
+  // axpby_mixed
+  auto x = make(1), y = make(2), y2 = make(2);
+  auto yo = make_float(9), yo2 = make_float(9);
+  be.axpby_mixed(a, *x, beta, *y, *yo);
+  be.axpby(a, *x, beta, *y2);
+  bf.convert(*y2, *yo2);
+  EXPECT_EQ(bits(be, *y), bits(be, *y2));
+  EXPECT_EQ(bits(bf, *yo), bits(bf, *yo2));
+  // dot2_mixed
+  auto z = make_float(3);
+  auto zc = make(7);
+  be.convert(*z, *zc);
+  const auto dm = be.dot2_mixed(*x, *z, *y, *x);
+  const auto dc = be.dot2(*x, *zc, *y, *x);
+  EXPECT_EQ(dm[0], dc[0]);
+  EXPECT_EQ(dm[1], dc[1]);
+  EXPECT_GT(dm[0], 0.0);
+  // cg_advance_mixed
+  auto p = make(4), p2 = make(4), xx = make(5), xx2 = make(5);
+  be.cg_advance_mixed(a, beta, *z, *p, *xx);
+  be.cg_advance(a, beta, *zc, *p2, *xx2);
+  EXPECT_EQ(bits(be, *p), bits(be, *p2));
+  EXPECT_EQ(bits(be, *xx), bits(be, *xx2));
 }
 
 // A layout the index arithmetic cannot serve (row alignment not a power of two, negative ghosts) is

@@ -188,6 +188,64 @@ void blas_ops_test() {
           }
       EXPECT_EQ(bad, 0) << "convert " << tag;
     }
+    {
+      // The mixed-precision operations (one operand in the other precision): bit for bit the same-precision
+      // operation after a convert of that operand (the values they promise), ghosts untouched; and close to the
+      // Kokkos backend's.
+      using Other = OtherReal<Real>;
+      CudaBackend<Other>* other = gpu_test::backend<Other>();
+      ASSERT_NE(other, nullptr);
+      KokkosBackend<Other> ref_other(MPI_COMM_WORLD);
+      const auto same = [&](const Field<Real>& a, const Field<Real>& b) {
+        return std::memcmp(down(*gpu, a).data(), down(*gpu, b).data(), L * sizeof(Real)) == 0;
+      };
+      const auto hz = random_host<Other>(L, 8), hpo = poison<Other>(L);
+      auto zo = other->create_field(l), zc = gpu->create_field(l);
+      other->upload(*zo, hz);
+      gpu->upload(*zc, poison<Real>(L));
+      gpu->convert(*zo, *zc);  // z in this precision, the operand of the same-precision operations
+      auto zr = ref_other.create_field(l);
+      ref_other.upload(*zr, hz);
+      const Real alpha = Real(0.37), beta = Real(-0.61);
+      // axpby_mixed: y = a x + b y as axpby, y_other = convert(y).
+      Pair<Real> x(*gpu, ref, l, hx), y(*gpu, ref, l, hr);
+      auto y2 = gpu->create_field(l);
+      gpu->upload(*y2, hr);
+      auto yo = other->create_field(l), yo2 = other->create_field(l);
+      other->upload(*yo, hpo);
+      other->upload(*yo2, hpo);
+      auto yor = ref_other.create_field(l);
+      ref_other.upload(*yor, hpo);
+      gpu->axpby_mixed(alpha, *x.g, beta, *y.g, *yo);
+      ref.axpby_mixed(alpha, *x.r, beta, *y.r, *yor);
+      gpu->axpby(alpha, *x.g, beta, *y2);
+      other->convert(*y2, *yo2);
+      EXPECT_TRUE(same(*y.g, *y2)) << "axpby_mixed y != axpby " << tag;
+      EXPECT_EQ(std::memcmp(down(*other, *yo).data(), down(*other, *yo2).data(), L * sizeof(Other)), 0)
+          << "axpby_mixed y_other != convert(axpby) (ghosts included) " << tag;
+      expect_close(l, down(ref, *y.r), down(*gpu, *y.g), hr, tol<Real>(), "axpby_mixed y " + tag);
+      expect_close(l, down(ref_other, *yor), down(*other, *yo), hpo, tol<Other>(), "axpby_mixed y_other " + tag);
+      // dot2_mixed: the same sums as dot2 with the converted operand, exactly.
+      const auto dm = gpu->dot2_mixed(*x.g, *zo, *y.g, *x.g);
+      const auto dc = gpu->dot2(*x.g, *zc, *y.g, *x.g);
+      EXPECT_EQ(dm[0], dc[0]) << "dot2_mixed x.z " << tag;
+      EXPECT_EQ(dm[1], dc[1]) << "dot2_mixed y.x " << tag;
+      const auto dr = ref.dot2_mixed(*x.r, *zr, *y.r, *x.r);
+      const double dt = std::is_same_v<Real, double> ? 1e-12 : 1e-5;
+      EXPECT_NEAR(dm[0], dr[0], dt * ref.norm2(*x.r) * ref_other.norm2(*zr)) << "dot2_mixed vs Kokkos " << tag;
+      // cg_advance_mixed: the values of cg_advance with the converted z.
+      Pair<Real> p(*gpu, ref, l, hp), xx(*gpu, ref, l, hq);
+      auto p2 = gpu->create_field(l), xx2 = gpu->create_field(l);
+      gpu->upload(*p2, hp);
+      gpu->upload(*xx2, hq);
+      gpu->cg_advance_mixed(alpha, beta, *zo, *p.g, *xx.g);
+      ref.cg_advance_mixed(alpha, beta, *zr, *p.r, *xx.r);
+      gpu->cg_advance(alpha, beta, *zc, *p2, *xx2);
+      EXPECT_TRUE(same(*p.g, *p2)) << "cg_advance_mixed p != cg_advance(convert(z)) " << tag;
+      EXPECT_TRUE(same(*xx.g, *xx2)) << "cg_advance_mixed x != cg_advance(convert(z)) " << tag;
+      expect_close(l, down(ref, *p.r), down(*gpu, *p.g), hp, tol<Real>(), "cg_advance_mixed p " + tag);
+      expect_close(l, down(ref, *xx.r), down(*gpu, *xx.g), hq, tol<Real>(), "cg_advance_mixed x " + tag);
+    }
   }
 }
 TEST(CudaSolverOps, BlasDouble) { blas_ops_test<double>(); }

@@ -531,6 +531,36 @@ def check_ghost_reuse():
     print("pcg_mg_diffusion3d.toml (cell-centred): every refresh kept")
 
 
+def check_float_handover():
+    """With the multigrid cycle in float, CG hands r to the cycle rounded inside its r update and uses z in float
+    (axpby_mixed, dot2_mixed, cg_advance_mixed): the residual history is identical, to the printed digits, to a run
+    with the conversion passes (PERKSOLVE_PCG_CONVERT_PASSES=1), on one rank and on four; a double cycle says nothing
+    about it."""
+    pc = "solver.preconditioner"
+    cases = [
+        ([f'{pc}.coarse.type="direct"'], None),
+        ([f'{pc}.smoother.type="chebyshev"', f'{pc}.coarse.type="direct"'], None),
+        ([f'{pc}.smoother.type="chebyshev"', f'{pc}.replay="off"'], 4),
+    ]
+    line = "inside CG's own passes"
+    for extra, ranks in cases:
+        args = [deck("pcg_mg_poisson3d.toml"), "monitor.every=1", "grid.extents=[31,31,31]",
+                f'{pc}.precision="float"'] + extra
+        hist = {}
+        for mode, env in (("fused", {}), ("passes", {"PERKSOLVE_PCG_CONVERT_PASSES": "1"})):
+            p = run(args, np=ranks, expect=0, env=env)
+            if (line in p.stdout) != (mode == "fused"):
+                fail(f"{extra} ({mode}): hand-over line {'missing' if mode == 'fused' else 'unexpected'}:\n{p.stdout[:2000]}")
+            hist[mode] = history(p.stdout)
+        if len(hist["fused"]) < 3 or hist["fused"] != hist["passes"]:
+            fail(f"{extra}: history {hist['fused']} differs from the conversion passes' {hist['passes']}")
+        print(f"float cycle {' '.join(extra)} on {ranks or 1} rank(s): {len(hist['fused']) - 1} iterations, identical history")
+    p = run([deck("pcg_mg_poisson3d.toml"), "grid.extents=[15,15,15]"], expect=0)
+    if line in p.stdout:
+        fail("a double cycle claims the float hand-over:\n" + p.stdout[:2000])
+    print("double cycle: no hand-over")
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -552,6 +582,7 @@ def main():
         "setup": check_setup,
         "replay": check_replay,
         "ghost-reuse": check_ghost_reuse,
+        "float-handover": check_float_handover,
     }
     if A.check not in checks:
         fail(f"unknown check {A.check}; one of {sorted(checks)}")

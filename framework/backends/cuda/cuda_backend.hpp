@@ -114,6 +114,11 @@ class CudaBackend final : public Backend<Real> {
   double cg_update(Real alpha, const Field<Real>& p, const Field<Real>& q, Field<Real>& x, Field<Real>& r) override;
   void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) override;
   void convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) override;
+  void axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other) override;
+  std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
+                                   const Field<Real>& v) override;
+  void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
+                        Field<Real>& x) override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                              const Field<Real>& v) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
@@ -168,6 +173,7 @@ class CudaBackend final : public Backend<Real> {
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
+  std::array<double, 2> allreduce_pair(const std::array<double, 2>& local) const;  // MPI sum of both at once
   void ensure_staging(std::size_t bytes);
   void ensure_device_scratch(std::size_t bytes);
   // A stencil launch request on this backend's stream, partials and work counters (scale, symmetric: caller).

@@ -46,18 +46,38 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 
-// x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p).
-template <class Real>
+// x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p). ZReal: z's
+// precision (cg_advance_mixed: the other one, widened or rounded exactly as convert would).
+template <class Real, class ZReal>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
-    cg_advance_kernel(Real alpha, Real beta, const Real* __restrict__ z, Real* __restrict__ p,
+    cg_advance_kernel(Real alpha, Real beta, const ZReal* __restrict__ z, Real* __restrict__ p,
                       Real* __restrict__ x, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[3][U];  // z, p, x
-    load_row_cells<U>(n, lim, v, {z, p, x});
+    Real v[2][U];  // p, x
+    ZReal w[1][U];  // z
+    load_row_cells<U>(n, lim, w, {z});
+    load_row_cells<U>(n, lim, v, {p, x});
     for_live_cells<U>(n, lim, [&](int u, long e) {
-      x[e] = axpby_value(alpha, v[1][u], Real(1), v[2][u]);
-      p[e] = axpby_value(Real(1), v[0][u], beta, v[1][u]);
+      x[e] = axpby_value(alpha, v[0][u], Real(1), v[1][u]);
+      p[e] = axpby_value(Real(1), static_cast<Real>(w[0][u]), beta, v[0][u]);
+    });
+  });
+}
+
+// y = a x + b y (the values of axpby), and y_other = y in the other precision (the values of convert).
+template <class Real>
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    axpby_mixed_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y,
+                       OtherReal<Real>* __restrict__ y_other, OwnedRows m) {
+  constexpr int U = row_batch<Real>();
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real v[2][U];
+    load_row_cells<U>(n, lim, v, {x, y});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      const Real yn = axpby_value(a, v[0][u], b, v[1][u]);
+      y[e] = yn;
+      y_other[e] = static_cast<OtherReal<Real>>(yn);
     });
   });
 }
@@ -73,18 +93,21 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   });
 }
 
-template <class Real>
+// YReal: y's precision (dot2_mixed: the other one; the same products, in the same order, as dot2 after convert(y)).
+template <class Real, class YReal>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
-    dot2_kernel(const Real* __restrict__ x, const Real* __restrict__ y, const Real* __restrict__ u_,
+    dot2_kernel(const Real* __restrict__ x, const YReal* __restrict__ y, const Real* __restrict__ u_,
                 const Real* __restrict__ v_, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double a0 = 0.0, a1 = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[4][U];  // x, y, u, v
-    load_row_cells<U>(n, lim, v, {x, y, u_, v_});
+    Real v[3][U];  // x, u, v
+    YReal w[1][U];  // y
+    load_row_cells<U>(n, lim, v, {x, u_, v_});
+    load_row_cells<U>(n, lim, w, {y});
     for_live_cells<U>(n, lim, [&](int u, long) {
-      a0 += static_cast<double>(v[0][u]) * static_cast<double>(v[1][u]);
-      a1 += static_cast<double>(v[2][u]) * static_cast<double>(v[3][u]);
+      a0 += static_cast<double>(v[0][u]) * static_cast<double>(static_cast<Real>(w[0][u]));
+      a1 += static_cast<double>(v[1][u]) * static_cast<double>(v[2][u]);
     });
   });
   const double s0 = block_sum(a0);
@@ -241,6 +264,27 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
+// The launches shared by the same-precision operations and their mixed-precision partners (Backend::*_mixed).
+template <class Real, class ZReal>
+void launch_cg_advance(Real alpha, Real beta, const ZReal* z, Real* p, Real* x, const FieldLayout& l, int sms,
+                       cudaStream_t stream) {
+  if (l.owned_size() <= 0) return;
+  const OwnedRows m = owned_rows(l);
+  cg_advance_kernel<Real, ZReal><<<rows_grid(m, sms), kThreads, 0, stream>>>(alpha, beta, z, p, x, m);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
+}
+// Returns the number of blocks whose partial sums it wrote (CudaBackend::finish_partials2).
+template <class Real, class YReal>
+int launch_dot2(const Real* x, const YReal* y, const Real* u, const Real* v, double* partials, const FieldLayout& l,
+                int sms, cudaStream_t stream) {
+  if (l.owned_size() <= 0) return 0;
+  const OwnedRows m = owned_rows(l);
+  const int blocks = std::min(rows_grid(m, sms), kMaxPartials / 2);
+  dot2_kernel<Real, YReal><<<blocks, kThreads, 0, stream>>>(x, y, u, v, m, partials);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("dot2_kernel");
+  return blocks;
+}
+
 void require_coeffs(const FieldLayout& coeffs, const FieldLayout& l, int points, const char* op) {
   if (coeffs.n[0] != l.size() || coeffs.n[1] != points)
     throw std::logic_error(std::string("cuda backend: coefficient field of the wrong shape passed to ") + op);
@@ -272,13 +316,29 @@ template <class Real>
 void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
   require_same_layout(z.layout(), p.layout(), "cg_advance");
   require_same_layout(z.layout(), x.layout(), "cg_advance");
-  const FieldLayout& l = z.layout();
-  const long total = l.owned_size();
-  if (total <= 0) return;
-  const OwnedRows m = owned_rows(l);
-  cg_advance_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(alpha, beta, as_cuda(z).data(),
-                                                                             as_cuda(p).data(), as_cuda(x).data(), m);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
+  launch_cg_advance(alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), z.layout(), sm_count_,
+                    stream_);
+}
+
+template <class Real>
+void CudaBackend<Real>::cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
+                                         Field<Real>& x) {
+  require_same_layout(z.layout(), p.layout(), "cg_advance_mixed");
+  require_same_layout(z.layout(), x.layout(), "cg_advance_mixed");
+  launch_cg_advance(alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), z.layout(), sm_count_,
+                    stream_);
+}
+
+template <class Real>
+void CudaBackend<Real>::axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y,
+                                    Field<OtherReal<Real>>& y_other) {
+  require_same_layout(x.layout(), y.layout(), "axpby_mixed");
+  require_same_layout(x.layout(), y_other.layout(), "axpby_mixed");
+  if (x.layout().owned_size() <= 0) return;
+  const OwnedRows m = owned_rows(x.layout());
+  axpby_mixed_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
+                                                                              as_cuda(y_other).data(), m);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_mixed_kernel");
 }
 
 template <class Real>
@@ -299,18 +359,26 @@ std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<
   require_same_layout(x.layout(), y.layout(), "dot2");
   require_same_layout(x.layout(), u.layout(), "dot2");
   require_same_layout(x.layout(), v.layout(), "dot2");
-  const FieldLayout& l = x.layout();
-  const long total = l.owned_size();
-  int blocks = 0;
-  if (total > 0) {
-    const OwnedRows m = owned_rows(l);
-    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials / 2);
-    dot2_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(),
-                                                        as_cuda(v).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("dot2_kernel");
-  }
-  const std::array<double, 2> local = finish_partials2(blocks);
-  double global[2] = {0.0, 0.0};  // one MPI reduction for both (as the Kokkos backend)
+  const int blocks = launch_dot2(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(), as_cuda(v).data(), partials_,
+                                 x.layout(), sm_count_, stream_);
+  return allreduce_pair(finish_partials2(blocks));
+}
+
+template <class Real>
+std::array<double, 2> CudaBackend<Real>::dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y,
+                                                    const Field<Real>& u, const Field<Real>& v) {
+  require_same_layout(x.layout(), y.layout(), "dot2_mixed");
+  require_same_layout(x.layout(), u.layout(), "dot2_mixed");
+  require_same_layout(x.layout(), v.layout(), "dot2_mixed");
+  const int blocks = launch_dot2(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(), as_cuda(v).data(), partials_,
+                                 x.layout(), sm_count_, stream_);
+  return allreduce_pair(finish_partials2(blocks));
+}
+
+// One MPI reduction for both sums (as the Kokkos backend).
+template <class Real>
+std::array<double, 2> CudaBackend<Real>::allreduce_pair(const std::array<double, 2>& local) const {
+  double global[2] = {0.0, 0.0};
   MPI_Allreduce(local.data(), global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
   return {global[0], global[1]};
 }
@@ -448,6 +516,11 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   template double CudaBackend<R>::cg_update(R, const Field<R>&, const Field<R>&, Field<R>&, Field<R>&);            \
   template void CudaBackend<R>::cg_advance(R, R, const Field<R>&, Field<R>&, Field<R>&);                         \
   template void CudaBackend<R>::convert(const Field<OtherReal<R>>&, Field<R>&);                                   \
+  template void CudaBackend<R>::cg_advance_mixed(R, R, const Field<OtherReal<R>>&, Field<R>&, Field<R>&);         \
+  template void CudaBackend<R>::axpby_mixed(R, const Field<R>&, R, Field<R>&, Field<OtherReal<R>>&);              \
+  template std::array<double, 2> CudaBackend<R>::dot2_mixed(const Field<R>&, const Field<OtherReal<R>>&,           \
+                                                            const Field<R>&, const Field<R>&);                     \
+  template std::array<double, 2> CudaBackend<R>::allreduce_pair(const std::array<double, 2>&) const;              \
   template std::array<double, 2> CudaBackend<R>::dot2(const Field<R>&, const Field<R>&, const Field<R>&,           \
                                                       const Field<R>&);                                            \
   template void CudaBackend<R>::diag_scale_add(R, const Field<R>&, const Field<R>&, R, Field<R>&);                 \

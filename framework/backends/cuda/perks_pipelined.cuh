@@ -42,7 +42,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
   using C = TileCfg<Real, S, T, kJacobi>;
-  static_assert(!C::BULK_STORE, "bulk stores complete asynchronously; the persistent loops read outputs across blocks");
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);

@@ -170,7 +170,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr int kMode = static_cast<int>(StencilMode::apply_dot);
   using C = TileCfg<Real, S, T, false>;
-  static_assert(!C::BULK_STORE, "bulk stores complete asynchronously; the persistent loop reads q across blocks");
   constexpr int NT = C::NT;
   constexpr int kU = 2;  // cells per thread and step of the point-wise phases (update_r, update_x_p)
   extern __shared__ __align__(16) unsigned char stencil_cg_smem[];

@@ -113,10 +113,9 @@ struct Tune {
   static constexpr bool DYN = DYN_;
   // VEC_: 0 scalar cp.async; 1 16-byte cp.async.cg (L1 bypass); 2 16-byte .ca; 3 one bulk (TMA) copy per
   // tile row completing on an mbarrier, block barrier per plane; 4 bulk copies with per-stage "full" and
-  // "empty" mbarriers and no block-wide barrier per plane; 5 as 3, and the output plane is staged in shared
-  // memory and written by one bulk (TMA) store per tile row (modes without b; experiment, stencil_sweep).
+  // "empty" mbarriers and no block-wide barrier per plane.
   static constexpr bool VEC = VEC_ != 0, VEC_CA = VEC_ == 2;
-  static constexpr bool BULK = VEC_ >= 3, BULK_EMPTY = VEC_ == 4, BULK_STORE = VEC_ == 5;
+  static constexpr bool BULK = VEC_ >= 3, BULK_EMPTY = VEC_ == 4;
   static constexpr bool STCS = STCS_;
 };
 
@@ -134,7 +133,7 @@ struct TileCfg {
   static constexpr int BY = BYT * MY;
   static constexpr int NT = BXT * BYT;
   static constexpr bool VEC = T::VEC;
-  static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY, BULK_STORE = T::BULK_STORE && !HASB;
+  static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY;
   static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
   // Scalar loads: the window of a row is [x0 - HX, x0 + BX + HX) (sector aligned when the rows are).
   // 16-byte loads: [x0 - R - m, ...) with m = the 16-byte misalignment of x0 - R (0 <= m < V), TWL wide.
@@ -155,16 +154,12 @@ struct TileCfg {
   static constexpr int STAGE_ELEMS = TH * SW;
   static constexpr int BB_ELEMS = HASB ? NT * MX * MY : 0;
   static constexpr int STAGE_BYTES = (STAGE_ELEMS + BB_ELEMS) * static_cast<int>(sizeof(Real));
-  // BULK_STORE: NOB output planes of the tile (BY rows of BX) staged for the bulk stores, after the ring.
-  static constexpr int NOB = BULK_STORE ? 3 : 0;
-  static constexpr int OUT_ELEMS = BY * BX;
-  static_assert(!BULK_STORE || (BX * sizeof(Real)) % 16 == 0, "bulk stores need 16-byte multiple tile rows");
   // Automatic ring depth (T::NS == 0): up to 6 (3D) / 8 (2D) stages within ~46 KB (3D fp64: 40 KB).
   static constexpr int NS_WANT = D3 ? 6 : 8;
   static constexpr int NS_FIT = ((D3 && F64 ? 40 : 46) * 1024) / STAGE_BYTES;
   static constexpr int NS_AUTO = NS_WANT < NS_FIT ? NS_WANT : (NS_FIT < 3 ? 3 : NS_FIT);
   static constexpr int NS = T::NS > 0 ? T::NS : NS_AUTO;
-  static constexpr int SMEM_BYTES = NS * STAGE_BYTES + NOB * OUT_ELEMS * static_cast<int>(sizeof(Real));
+  static constexpr int SMEM_BYTES = NS * STAGE_BYTES;
   static constexpr int MINB = T::MINB;
   static_assert(NS >= 2, "at least two shared-memory stages");
   static_assert(!D3 || R <= SECTOR, "3D radius larger than a sector is not supported by TileCfg");
@@ -411,26 +406,6 @@ __device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsi
       : "memory");
 }
 
-// Bulk (TMA) store of a contiguous, 16-byte aligned run of shared memory to global memory (size a multiple of
-// 16 bytes), in this thread's current bulk group.
-__device__ __forceinline__ void bulk_copy_s2g(void* gmem, const void* smem, unsigned bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(gmem), "r"(smem_addr(smem)),
-               "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
-// Waits until at most N of this thread's bulk groups still read their shared-memory source.
-template <int N>
-__device__ __forceinline__ void bulk_wait_read() {
-  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
-}
-// Waits until all of this thread's bulk groups are complete (their writes done).
-__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
-// Orders this thread's generic-proxy writes to shared memory before later bulk (async-proxy) reads of it.
-__device__ __forceinline__ void fence_shared_for_bulk_reads() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 template <bool STCS, class Real>
 __device__ __forceinline__ void store_out(Real* p, Real v) {
   if constexpr (STCS)
@@ -614,7 +589,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   constexpr bool kDot = MODE == static_cast<int>(StencilMode::apply_dot);
   Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
-  Real* const obuf = bbuf + NS * C::BB_ELEMS;  // BULK_STORE: the staged output planes
   unsigned long long* const full_bar = bars.full;
   unsigned long long* const empty_bar = bars.empty;
 
@@ -643,35 +617,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);
-
-  // BULK_STORE: a finished output plane is staged in obuf (NOB buffers, in turn) and written after the next block
-  // barrier by one bulk store per tile row (threads tid < BY; the last sector-partial elements of a row by plain
-  // stores). Only where every output row starts on a 16-byte boundary (aligned layouts); else plain stores.
-  bool bulk_out = false;
-  if constexpr (C::BULK_STORE)
-    bulk_out = ((reinterpret_cast<unsigned long long>(out) | static_cast<unsigned long long>(a.row_stride * sizeof(Real)) |
-                 static_cast<unsigned long long>(a.step * sizeof(Real))) & 15ull) == 0;
-  bool pend = false;  // a staged plane waits for its bulk stores
-  int pend_ob = 0, pend_x0 = 0, pend_y0 = 0, pend_z = 0, ob = 0;
-  // Every thread tid < BY commits one bulk group per call, so that "the store of the buffer about to be rewritten
-  // has been read" is wait_group.read NOB - 2 before the barrier (see the plane loop).
-  auto flush_out = [&]() {
-    if constexpr (C::BULK_STORE) {
-      if (tid < C::BY) {
-        const int oy = pend_y0 + tid;
-        if (pend && oy < a.ny) {
-          const int n = min(C::BX, a.nx - pend_x0);
-          const int nb = n & ~(V - 1);
-          Real* dst = out + (pend_x0 + static_cast<long>(oy) * a.row_stride + static_cast<long>(pend_z) * a.step);
-          const Real* src = obuf + pend_ob * C::OUT_ELEMS + tid * C::BX;
-          if (nb > 0) bulk_copy_s2g(dst, src, static_cast<unsigned>(nb * sizeof(Real)));
-          for (int j = nb; j < n; ++j) dst[j] = src[j];
-        }
-        bulk_commit();
-      }
-      pend = false;
-    }
-  };
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
@@ -828,13 +773,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       } else {
         cp_async_wait<NS - 2>();
       }
-      // BULK_STORE: the buffer this plane stages into was last stored NOB staged planes ago, NOB - 2 or more
-      // commits before this one; once its source is read (here), the barrier lets every thread rewrite it.
-      if constexpr (C::BULK_STORE) {
-        if (tid < C::BY) bulk_wait_read<C::NOB - 2>();
-      }
       if constexpr (!C::BULK_EMPTY) __syncthreads();
-      flush_out();
       issue(slot == 0 ? NS - 1 : slot - 1);
 
       const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
@@ -844,14 +783,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
         if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
           Real* o = out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
           if constexpr (!kHasB) {
-            if constexpr (C::BULK_STORE) {
-              if (bulk_out)
-                obuf[ob * C::OUT_ELEMS + (ty * MY + jy) * C::BX + tx + jx * C::BXT] = sum;
-              else
-                store_out<T::STCS>(o, sum);
-            } else {
-              store_out<T::STCS>(o, sum);
-            }
+            store_out<T::STCS>(o, sum);
             if constexpr (kDot) rsum += static_cast<double>(xc) * static_cast<double>(sum);
           } else {
             const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
@@ -868,26 +800,10 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
         __syncwarp();
         if ((tid & 31) == 0) mbar_arrive(&empty_bar[slot]);
       }
-      if constexpr (C::BULK_STORE) {
-        if (bulk_out && i >= 2 * RS) {
-          fence_shared_for_bulk_reads();
-          pend = true;
-          pend_ob = ob;
-          pend_x0 = x0;
-          pend_y0 = y0;
-          pend_z = s0 + i - 2 * RS;
-          ob = ob + 1 == C::NOB ? 0 : ob + 1;
-        }
-      }
       ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
     }
     item_done(x0, min(x0 + C::BX, a.nx), y0, min(y0 + C::BY, a.ny), s0, P - 2 * RS);
-  }
-  if constexpr (C::BULK_STORE) {
-    __syncthreads();
-    flush_out();
-    if (tid < C::BY) bulk_wait_all();
   }
   cp_async_wait<0>();
   if constexpr (T::DYN) {

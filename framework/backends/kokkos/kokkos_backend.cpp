@@ -335,13 +335,15 @@ KOKKOS_INLINE_FUNCTION void decode(const FieldLayout& l, long idx, int& i, int& 
   k = static_cast<int>(rest / l.n[1]);
 }
 
-template <class Real>
+// YReal: y's precision (dot2_mixed: the other one; its products are those of dot2 after convert(y)).
+template <class Real, class YReal = Real>
 struct Dot2Functor {
   using value_type = double[];
   using size_type = long;
   size_type value_count = 2;
   FieldLayout l;
-  Kokkos::View<Real*, KokkosMem> x, y, u, v;
+  Kokkos::View<Real*, KokkosMem> x, u, v;
+  Kokkos::View<YReal*, KokkosMem> y;
   KOKKOS_INLINE_FUNCTION void operator()(long idx, double* acc) const {
     int i, j, k;
     decode(l, idx, i, j, k);
@@ -411,6 +413,63 @@ std::array<double, 2> KokkosBackend<Real>::dot2(const Field<Real>& x, const Fiel
   double global[2] = {0.0, 0.0};
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
   return {global[0], global[1]};
+}
+
+template <class Real>
+std::array<double, 2> KokkosBackend<Real>::dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y,
+                                                      const Field<Real>& u, const Field<Real>& v) {
+  require_same_layout(x.layout(), y.layout(), "dot2_mixed");
+  require_same_layout(x.layout(), u.layout(), "dot2_mixed");
+  require_same_layout(x.layout(), v.layout(), "dot2_mixed");
+  Dot2Functor<Real, OtherReal<Real>> f;
+  f.l = x.layout();
+  f.x = as_kokkos(x).view();
+  f.y = as_kokkos(y).view();
+  f.u = as_kokkos(u).view();
+  f.v = as_kokkos(v).view();
+  double local[2] = {0.0, 0.0};
+  Kokkos::parallel_reduce("perksolve::dot2_mixed", Kokkos::RangePolicy<KokkosExec>(0, f.l.owned_size()), f, local);
+  double global[2] = {0.0, 0.0};
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
+  return {global[0], global[1]};
+}
+
+// The expressions of axpby (a * x + b * y), so that the values are those of axpby followed by convert.
+template <class Real>
+void KokkosBackend<Real>::axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y,
+                                      Field<OtherReal<Real>>& y_other) {
+  require_same_layout(x.layout(), y.layout(), "axpby_mixed");
+  require_same_layout(x.layout(), y_other.layout(), "axpby_mixed");
+  const FieldLayout l = x.layout();
+  auto xv = as_kokkos(x).view();
+  auto yv = as_kokkos(y).view();
+  auto ov = as_kokkos(y_other).view();
+  Kokkos::parallel_for(
+      "perksolve::axpby_mixed", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        const Real yn = a * xv(n) + b * yv(n);
+        yv(n) = yn;
+        ov(n) = static_cast<OtherReal<Real>>(yn);
+      });
+}
+
+// The values of the default cg_advance (two axpbys) after convert(z).
+template <class Real>
+void KokkosBackend<Real>::cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
+                                           Field<Real>& x) {
+  require_same_layout(z.layout(), p.layout(), "cg_advance_mixed");
+  require_same_layout(z.layout(), x.layout(), "cg_advance_mixed");
+  const FieldLayout l = p.layout();
+  auto zv = as_kokkos(z).view();
+  auto pv = as_kokkos(p).view();
+  auto xv = as_kokkos(x).view();
+  Kokkos::parallel_for(
+      "perksolve::cg_advance_mixed", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
+        const long n = l.index(i, j, k);
+        const Real pn = pv(n);
+        xv(n) = alpha * pn + Real(1) * xv(n);
+        pv(n) = Real(1) * static_cast<Real>(zv(n)) + beta * pn;
+      });
 }
 
 template <class Real>
