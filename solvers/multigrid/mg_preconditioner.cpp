@@ -38,9 +38,8 @@ void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z) 
     return;
   }
   if constexpr (std::is_same_v<Real, double>) {
-    be32_->convert(r, *r32_);
-    single_->precondition(*r32_, *z32_);
-    be_.convert(*z32_, z);
+    round_input(r);
+    be_.convert(apply_rounded(), z);
   }
 }
 

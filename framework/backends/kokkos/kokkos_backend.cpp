@@ -396,42 +396,37 @@ double KokkosBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Fi
   return this->allreduce_sum(local);
 }
 
-template <class Real>
-std::array<double, 2> KokkosBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
-                                                const Field<Real>& v) {
-  require_same_layout(x.layout(), y.layout(), "dot2");
-  require_same_layout(x.layout(), u.layout(), "dot2");
-  require_same_layout(x.layout(), v.layout(), "dot2");
-  Dot2Functor<Real> f;
+// {x.y, u.v} over owned cells, one MPI reduction for both; y in YReal (dot2: Real, dot2_mixed: the other precision).
+template <class Real, class YReal>
+std::array<double, 2> dot2_on_owned(const Field<Real>& x, const Field<YReal>& y, const Field<Real>& u,
+                                    const Field<Real>& v, MPI_Comm comm, const char* op) {
+  require_same_layout(x.layout(), y.layout(), op);
+  require_same_layout(x.layout(), u.layout(), op);
+  require_same_layout(x.layout(), v.layout(), op);
+  Dot2Functor<Real, YReal> f;
   f.l = x.layout();
   f.x = as_kokkos(x).view();
   f.y = as_kokkos(y).view();
   f.u = as_kokkos(u).view();
   f.v = as_kokkos(v).view();
   double local[2] = {0.0, 0.0};
-  Kokkos::parallel_reduce("perksolve::dot2", Kokkos::RangePolicy<KokkosExec>(0, f.l.owned_size()), f, local);
+  Kokkos::parallel_reduce(std::string("perksolve::") + op, Kokkos::RangePolicy<KokkosExec>(0, f.l.owned_size()), f,
+                          local);
   double global[2] = {0.0, 0.0};
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, comm);
   return {global[0], global[1]};
+}
+
+template <class Real>
+std::array<double, 2> KokkosBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
+                                                const Field<Real>& v) {
+  return dot2_on_owned(x, y, u, v, this->comm(), "dot2");
 }
 
 template <class Real>
 std::array<double, 2> KokkosBackend<Real>::dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y,
                                                       const Field<Real>& u, const Field<Real>& v) {
-  require_same_layout(x.layout(), y.layout(), "dot2_mixed");
-  require_same_layout(x.layout(), u.layout(), "dot2_mixed");
-  require_same_layout(x.layout(), v.layout(), "dot2_mixed");
-  Dot2Functor<Real, OtherReal<Real>> f;
-  f.l = x.layout();
-  f.x = as_kokkos(x).view();
-  f.y = as_kokkos(y).view();
-  f.u = as_kokkos(u).view();
-  f.v = as_kokkos(v).view();
-  double local[2] = {0.0, 0.0};
-  Kokkos::parallel_reduce("perksolve::dot2_mixed", Kokkos::RangePolicy<KokkosExec>(0, f.l.owned_size()), f, local);
-  double global[2] = {0.0, 0.0};
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, this->comm());
-  return {global[0], global[1]};
+  return dot2_on_owned(x, y, u, v, this->comm(), "dot2_mixed");
 }
 
 // The expressions of axpby (a * x + b * y), so that the values are those of axpby followed by convert.
