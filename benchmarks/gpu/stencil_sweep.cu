@@ -65,6 +65,14 @@ __global__ void copy_unrolled(const double2* __restrict__ a, double2* __restrict
   for (; i < n; i += stride) b[i] = a[i];
 }
 
+// One element of T per thread over a full grid (the 16-byte version is the copy reference's flat kernel): how much
+// of the copy rate do 4- and 8-byte accesses per thread reach (the stencils store one Real per thread and output)?
+template <class T>
+__global__ void copy_flat(const T* __restrict__ a, T* __restrict__ b, long n) {
+  const long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  if (i < n) b[i] = a[i];
+}
+
 template <class T>
 __global__ void count_diff(const T* a, const T* b, long n, unsigned long long* bad) {
   unsigned long long c = 0;
@@ -97,13 +105,14 @@ struct Var {
 // MODE: StencilMode (0 apply, 1 residual, 2 jacobi): the modes with b read it from g_b (the benchmark grid's own b
 // buffer) or, where g_b is null (the small checks), from x.
 template <class Real, ShapeSpec S, bool SYM, class T, int MODE = 0>
-Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}) {
+Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 0) {
   Var<Real> v;
-  v.name = name;
+  v.name = tail_div ? std::string(name) + "_tail" + std::to_string(tail_div) : std::string(name);
   // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).
-  v.launch = [](const StencilRequest<Real>& r, int ipb) {
-    return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(r, -ipb, true)
-                   : launch_stream_stencil<Real, S, MODE, SYM, T>(r, ipb);
+  // tail_div: the last round of a dynamic schedule in chunks tail_div times shorter (plan_stream_tail).
+  v.launch = [tail_div](const StencilRequest<Real>& r, int ipb) {
+    return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(r, -ipb, true, tail_div)
+                   : launch_stream_stencil<Real, S, MODE, SYM, T>(r, ipb, false, tail_div);
   };
   v.attrs = [] {
     cudaFuncAttributes fa{};
@@ -312,6 +321,14 @@ int main(int argc, char** argv) {
     timeit("unrolled4 double2 sms*8x256", [&] { copy_unrolled<<<g_sms * 8, 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
     timeit("unrolled4 double2 sms*4x512", [&] { copy_unrolled<<<g_sms * 4, 512, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
     timeit("plain double2 full grid", [&] { copy_plain<<<static_cast<unsigned>((n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+    if (only == "copy_widths") {
+      // Round 16: access width per thread (flat grids of 256 threads): 16, 8 and 4 bytes.
+      for (int rep = 0; rep < 2; ++rep) {
+        timeit("flat double2 (16 B/thread)", [&] { copy_flat<double2><<<static_cast<unsigned>((n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4); });
+        timeit("flat double (8 B/thread)", [&] { copy_flat<double><<<static_cast<unsigned>((2 * n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const double*>(a), static_cast<double*>(b), 2 * n4); });
+        timeit("flat float (4 B/thread)", [&] { copy_flat<float><<<static_cast<unsigned>((4 * n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const float*>(a), static_cast<float*>(b), 4 * n4); });
+      }
+    }
     cudaFree(a);
     cudaFree(b);
   }
@@ -447,6 +464,40 @@ int main(int argc, char** argv) {
       w.push_back(mk<float, S7, false, F7>("cur", {8}));
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+  }
+  // Round 16 (2026-11-26, H200): the end of a sweep. With equal items a dynamic schedule ends with a partial round (fp64
+  // 3d7pt at 512^3: 2048 items on 132 blocks = 15.5 rounds; fp32: 2150 items on 264 blocks = 8.1 rounds), during which
+  // part of the SMs idle. A short last round (plan_stream_tail: the last chunks tail_div times shorter) should let the
+  // blocks finish together (--only 3d7pt_tail; the copy rate by access width: --only copy_widths).
+  if (only == "3d7pt_tail") {
+    std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, L7>("cur", {16}, 2));
+      v.push_back(mk<double, S7, false, L7>("cur", {8, 16, 32}, 4));
+      v.push_back(mk<double, S7, false, L7>("cur", {8, 16}));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+    std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8})};
+    for (int rep = 0; rep < 2; ++rep) {
+      w.push_back(mk<float, S7, false, F7>("cur", {8}, 2));
+      w.push_back(mk<float, S7, false, F7>("cur", {4, 8, 16}, 4));
+      w.push_back(mk<float, S7, false, F7>("cur", {4, 8}));
+    }
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;  // production 27-point fp64, large tier, fast memory
+    std::vector<Var<double>> q{mk<double, S27, true, Q27>("cur", {4})};
+    for (int rep = 0; rep < 2; ++rep) {
+      q.push_back(mk<double, S27, true, Q27>("cur", {4, 8}, 4));
+      q.push_back(mk<double, S27, true, Q27>("cur", {4}));
+    }
+    run_case<double>("3d27pt_sym", sym, q, n3d, n2d, reps, best);
+    using D5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true>;  // production 2D fp64 (dynamic rows)
+    std::vector<Var<double>> d{mk<double, S5, false, D5>("cur", {0})};
+    for (int rep = 0; rep < 2; ++rep) {
+      d.push_back(mk<double, S5, false, D5>("cur", {0}, 4));
+      d.push_back(mk<double, S5, false, D5>("cur", {0}));
+    }
+    run_case<double>("2d5pt", st5, d, n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S27;

@@ -306,11 +306,25 @@ struct StreamArgs {
   int gx, gy;        // ghost widths of x and the in-plane second axis (load bounds)
   int tiles_x;
   long tiles;  // tiles per plane
-  int chunk;   // streamed planes per work item
-  long items;  // work items = tiles * ceil(ns / chunk); item u = (chunk u / tiles, tile u % tiles)
+  int chunk;   // streamed planes per work item (of the head chunks, below)
+  long items;  // work items = tiles * chunks; item u = (chunk u / tiles, tile u % tiles)
+  // Tail of the schedule (stream_sweep only; tail_chunk = 0: none): chunks q >= head_chunks are tail_chunk planes
+  // long instead of chunk, so that the last items a dynamic schedule hands out are short and the blocks finish
+  // together.
+  int head_chunks;
+  int tail_chunk;
   Real scale;
   Real c[NP];
 };
+
+// First streamed plane s0 and length of chunk q (stream_sweep's items; see StreamArgs::tail_chunk).
+template <class Real, int NP>
+__host__ __device__ __forceinline__ void stream_chunk_planes(const StreamArgs<Real, NP>& a, long q, int& s0, int& len) {
+  const bool head = a.tail_chunk == 0 || q < a.head_chunks;
+  const int c = head ? a.chunk : a.tail_chunk;
+  s0 = head ? static_cast<int>(q) * a.chunk : a.head_chunks * a.chunk + static_cast<int>(q - a.head_chunks) * c;
+  len = (a.ns < s0 + c ? a.ns : s0 + c) - s0;
+}
 
 // ---- tile staging shared by the streaming kernel and the PERKS kernel (perks_stencil.cuh) ---------------
 // Tile-independent part of the load mapping, row-major over the staged tile's rows x load units: load l of
@@ -628,8 +642,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   auto issue_setup = [&]() {
     const long q = iu / a.tiles;
     const long t = iu - q * a.tiles;
-    is0 = static_cast<int>(q) * a.chunk;
-    iP = min(a.ns, is0 + a.chunk) - is0 + 2 * RS;
+    stream_chunk_planes(a, q, is0, iP);
+    iP += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
 #pragma unroll
@@ -752,8 +766,9 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   for (long cu = blockIdx.x; cu < a.items; cu = T::DYN ? item_of_slot[slot] : cu + static_cast<long>(gridDim.x)) {
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
-    const int s0 = static_cast<int>(q) * a.chunk;
-    const int P = min(a.ns, s0 + a.chunk) - s0 + 2 * RS;
+    int s0 = 0, P = 0;
+    stream_chunk_planes(a, q, s0, P);
+    P += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
     const int ox0 = x0 + tx;
@@ -888,9 +903,31 @@ inline long stream_chunking_cost(long ns, long tiles, long resident, long q, lon
 // work items per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by
 // the cost model below. The block count is balanced so that every block gets the same number of items
 // (+-1); with dynamic items (T::DYN) every resident slot takes part. Returns false when there is nothing to do.
+// Tail of a dynamic schedule (StreamArgs::tail_chunk): with equal items, the blocks finish their last items up to
+// one item apart. The last ceil(resident / tiles) chunks are made tail_div times shorter (at least min_chunk planes),
+// so that the final round of items is short; the head keeps balanced chunks of about a.chunk planes. Nothing
+// changes where the chunks are already short.
+template <class Real>
+void plan_stream_tail(StreamArgs<Real, kMaxTemplatedPoints>& a, long resident, long min_chunk, int tail_div) {
+  a.head_chunks = 0;
+  a.tail_chunk = 0;
+  if (tail_div < 2) return;
+  const long tc = std::max<long>(min_chunk, a.chunk / tail_div);
+  const long tail_planes = tc * ((resident + a.tiles - 1) / a.tiles);
+  if (2 * tc > a.chunk || a.ns - tail_planes < a.chunk) return;
+  const long nh = (a.ns - tail_planes + a.chunk - 1) / a.chunk;
+  const long ch = (a.ns - tail_planes + nh - 1) / nh;  // balanced head chunks, covering at least ns - tail_planes
+  const long rest = a.ns - nh * ch;
+  if (rest <= 0) return;
+  a.chunk = static_cast<int>(ch);
+  a.head_chunks = static_cast<int>(nh);
+  a.tail_chunk = static_cast<int>(tc);
+  a.items = a.tiles * (nh + (rest + tc - 1) / tc);
+}
+
 template <class Real, ShapeSpec S, class T, bool kHasB>
 bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_block,
-                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out) {
+                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out, int tail_div = 0) {
   using C = TileCfg<Real, S, T, kHasB>;
   using G = StreamGeo<S>;
   a = stream_geometry<Real, S, C>(r);
@@ -936,6 +973,7 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
   a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
+  if constexpr (T::DYN) plan_stream_tail(a, resident, min_chunk, tail_div);
   // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
   // still finish in that many rounds (every block gets the same number of items, +-1).
   const long rounds = (a.items + resident - 1) / resident;
@@ -962,7 +1000,8 @@ int blocks_per_sm(Kernel kernel, int threads, int smem) {
 // Launch one instantiation with a persistent grid (plan_stream_grid). Returns the number of blocks for
 // jacobi and apply_dot (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false,
+                          int tail_div = 0) {
   constexpr bool kHasB = stencil_mode_has_b(MODE);
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
@@ -970,7 +1009,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
-  if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
+  if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks, tail_div)) return 0;
   if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
