@@ -73,6 +73,34 @@ __global__ void copy_flat(const T* __restrict__ a, T* __restrict__ b, long n) {
   if (i < n) b[i] = a[i];
 }
 
+// 16 bytes per thread, loaded and stored either as one 16-byte access or as 16 / sizeof(N) narrow accesses. The narrow
+// accesses are coalesced the way the stencils' are: access k of the threads of a block covers a contiguous run
+// (element k * blockDim + t of the block's span). A load and a store of the same width touch the same elements (a
+// copy); a wide load with narrow stores writes the block's span permuted, which moves the same bytes.
+template <class N, bool WIDE_LD, bool WIDE_ST>
+__global__ void copy_mixed(const double2* __restrict__ a, double2* __restrict__ b, long n4) {
+  constexpr int K = 16 / sizeof(N);
+  const long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  if (i >= n4) return;
+  const long base = blockIdx.x * static_cast<long>(blockDim.x) * K;  // in N elements
+  N v[K];
+  if constexpr (WIDE_LD) {
+    const double2 w = a[i];
+    std::memcpy(v, &w, 16);
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = reinterpret_cast<const N*>(a)[base + k * blockDim.x + threadIdx.x];
+  }
+  if constexpr (WIDE_ST) {
+    double2 w;
+    std::memcpy(&w, v, 16);
+    b[i] = w;
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) reinterpret_cast<N*>(b)[base + k * blockDim.x + threadIdx.x] = v[k];
+  }
+}
+
 template <class T>
 __global__ void count_diff(const T* a, const T* b, long n, unsigned long long* bad) {
   unsigned long long c = 0;
@@ -328,6 +356,19 @@ int main(int argc, char** argv) {
         timeit("flat double (8 B/thread)", [&] { copy_flat<double><<<static_cast<unsigned>((2 * n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const double*>(a), static_cast<double*>(b), 2 * n4); });
         timeit("flat float (4 B/thread)", [&] { copy_flat<float><<<static_cast<unsigned>((4 * n4 + 255) / 256), 256, 0, g_st>>>(static_cast<const float*>(a), static_cast<float*>(b), 4 * n4); });
       }
+      // 16 bytes per thread in every variant; which side is narrow.
+      const unsigned g = static_cast<unsigned>((n4 + 255) / 256);
+      const auto* a2 = static_cast<const double2*>(a);
+      auto* b2 = static_cast<double2*>(b);
+      for (int rep = 0; rep < 2; ++rep) {
+        timeit("ld 16 st 16", [&] { copy_mixed<double, true, true><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 2x8 st 2x8", [&] { copy_mixed<double, false, false><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 16 st 2x8", [&] { copy_mixed<double, true, false><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 2x8 st 16", [&] { copy_mixed<double, false, true><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 4x4 st 4x4", [&] { copy_mixed<float, false, false><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 16 st 4x4", [&] { copy_mixed<float, true, false><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+        timeit("ld 4x4 st 16", [&] { copy_mixed<float, false, true><<<g, 256, 0, g_st>>>(a2, b2, n4); });
+      }
     }
     cudaFree(a);
     cudaFree(b);
@@ -475,6 +516,7 @@ int main(int argc, char** argv) {
       v.push_back(mk<double, S7, false, L7>("cur", {16}, 2));
       v.push_back(mk<double, S7, false, L7>("cur", {8, 16, 32}, 4));
       v.push_back(mk<double, S7, false, L7>("cur", {8, 16}));
+      v.push_back(mk<double, S7, false, L7>("cur", {8, 12}, 8));
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
     std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8})};
