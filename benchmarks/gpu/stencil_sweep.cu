@@ -134,6 +134,7 @@ struct Var {
 // buffer) or, where g_b is null (the small checks), from x.
 template <class Real, ShapeSpec S, bool SYM, class T, int MODE = 0>
 Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 0) {
+  // (tail_div 0: equal chunks, the schedule before round 16; the production default is kStreamTailDiv)
   Var<Real> v;
   v.name = tail_div ? std::string(name) + "_tail" + std::to_string(tail_div) : std::string(name);
   // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).

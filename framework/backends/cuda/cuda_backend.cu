@@ -343,6 +343,16 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
       throw std::invalid_argument("PERKSOLVE_PROGRAM_CLUSTER='" + v + "': expected a block count from 0 to 16");
     program_cluster_ = static_cast<int>(c);
   }
+  schedule_tail_ = cuda_detail::kStreamTailDiv;
+  if (const char* t = std::getenv("PERKSOLVE_CUDA_STREAM_TAIL")) {
+    const std::string v(t);
+    char* end = nullptr;
+    const long d = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || d < 0 || d > 64)
+      throw std::invalid_argument("PERKSOLVE_CUDA_STREAM_TAIL='" + v +
+                                  "': expected 0 (equal chunks) or the tail's shortening factor, 2 to 64");
+    schedule_tail_ = static_cast<int>(d);
+  }
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -529,6 +539,7 @@ StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const 
   r.stream = stream_;
   r.wide_tiles = wide_tiles_;
   r.fast_memory = fast_memory_;
+  r.schedule_tail = schedule_tail_;
   return r;
 }
 

@@ -148,6 +148,9 @@ class CudaBackend final : public Backend<Real> {
   // variable PERKSOLVE_CUDA_TILES=two_load|wide sets the initial choice.
   void set_wide_tiles(bool on) { wide_tiles_ = on; }
   bool wide_tiles() const { return wide_tiles_; }
+  // Dynamic stencil schedules end in chunks this many times shorter (0: equal chunks); stream_schedule.hpp.
+  void set_schedule_tail(int div) { schedule_tail_ = div; }
+  int schedule_tail() const { return schedule_tail_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
@@ -200,6 +203,7 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
+  int schedule_tail_ = 0;  // StencilRequest::schedule_tail (cuda_detail::kStreamTailDiv; PERKSOLVE_CUDA_STREAM_TAIL)
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

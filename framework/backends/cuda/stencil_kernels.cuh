@@ -32,6 +32,7 @@
 
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
+#include "framework/backends/cuda/stream_schedule.hpp"
 #include "framework/stencil/shape.hpp"
 
 namespace perksolve::cuda_detail {
@@ -306,24 +307,20 @@ struct StreamArgs {
   int gx, gy;        // ghost widths of x and the in-plane second axis (load bounds)
   int tiles_x;
   long tiles;  // tiles per plane
-  int chunk;   // streamed planes per work item (of the head chunks, below)
+  int chunk;   // streamed planes per work item (per head chunk when there is a tail)
   long items;  // work items = tiles * chunks; item u = (chunk u / tiles, tile u % tiles)
-  // Tail of the schedule (stream_sweep only; tail_chunk = 0: none): chunks q >= head_chunks are tail_chunk planes
-  // long instead of chunk, so that the last items a dynamic schedule hands out are short and the blocks finish
-  // together.
+  // Tail of a dynamic schedule (stream_sweep; StreamChunks in stream_schedule.hpp): chunks q >= head_chunks are
+  // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
   Real scale;
   Real c[NP];
 };
 
-// First streamed plane s0 and length of chunk q (stream_sweep's items; see StreamArgs::tail_chunk).
+// The chunks of stream_sweep's items (stream_schedule.hpp).
 template <class Real, int NP>
-__host__ __device__ __forceinline__ void stream_chunk_planes(const StreamArgs<Real, NP>& a, long q, int& s0, int& len) {
-  const bool head = a.tail_chunk == 0 || q < a.head_chunks;
-  const int c = head ? a.chunk : a.tail_chunk;
-  s0 = head ? static_cast<int>(q) * a.chunk : a.head_chunks * a.chunk + static_cast<int>(q - a.head_chunks) * c;
-  len = (a.ns < s0 + c ? a.ns : s0 + c) - s0;
+__host__ __device__ __forceinline__ StreamChunks stream_chunks(const StreamArgs<Real, NP>& a) {
+  return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk};
 }
 
 // ---- tile staging shared by the streaming kernel and the PERKS kernel (perks_stencil.cuh) ---------------
@@ -642,7 +639,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   auto issue_setup = [&]() {
     const long q = iu / a.tiles;
     const long t = iu - q * a.tiles;
-    stream_chunk_planes(a, q, is0, iP);
+    stream_chunk_planes(stream_chunks(a), q, is0, iP);
     iP += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
@@ -767,7 +764,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
     int s0 = 0, P = 0;
-    stream_chunk_planes(a, q, s0, P);
+    stream_chunk_planes(stream_chunks(a), q, s0, P);
     P += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
@@ -903,31 +900,9 @@ inline long stream_chunking_cost(long ns, long tiles, long resident, long q, lon
 // work items per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by
 // the cost model below. The block count is balanced so that every block gets the same number of items
 // (+-1); with dynamic items (T::DYN) every resident slot takes part. Returns false when there is nothing to do.
-// Tail of a dynamic schedule (StreamArgs::tail_chunk): with equal items, the blocks finish their last items up to
-// one item apart. The last ceil(resident / tiles) chunks are made tail_div times shorter (at least min_chunk planes),
-// so that the final round of items is short; the head keeps balanced chunks of about a.chunk planes. Nothing
-// changes where the chunks are already short.
-template <class Real>
-void plan_stream_tail(StreamArgs<Real, kMaxTemplatedPoints>& a, long resident, long min_chunk, int tail_div) {
-  a.head_chunks = 0;
-  a.tail_chunk = 0;
-  if (tail_div < 2) return;
-  const long tc = std::max<long>(min_chunk, a.chunk / tail_div);
-  const long tail_planes = tc * ((resident + a.tiles - 1) / a.tiles);
-  if (2 * tc > a.chunk || a.ns - tail_planes < a.chunk) return;
-  const long nh = (a.ns - tail_planes + a.chunk - 1) / a.chunk;
-  const long ch = (a.ns - tail_planes + nh - 1) / nh;  // balanced head chunks, covering at least ns - tail_planes
-  const long rest = a.ns - nh * ch;
-  if (rest <= 0) return;
-  a.chunk = static_cast<int>(ch);
-  a.head_chunks = static_cast<int>(nh);
-  a.tail_chunk = static_cast<int>(tc);
-  a.items = a.tiles * (nh + (rest + tc - 1) / tc);
-}
-
 template <class Real, ShapeSpec S, class T, bool kHasB>
 bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_block,
-                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out, int tail_div = 0) {
+                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out, int tail_div = -1) {
   using C = TileCfg<Real, S, T, kHasB>;
   using G = StreamGeo<S>;
   a = stream_geometry<Real, S, C>(r);
@@ -973,7 +948,15 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
   a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
-  if constexpr (T::DYN) plan_stream_tail(a, resident, min_chunk, tail_div);
+  if constexpr (T::DYN) {
+    // A short last round of items (stream_schedule.hpp).
+    const StreamChunks c = plan_stream_tail(stream_chunks(a), a.tiles, resident, min_chunk,
+                                            tail_div < 0 ? r.schedule_tail : tail_div);
+    a.chunk = c.chunk;
+    a.head_chunks = c.head_chunks;
+    a.tail_chunk = c.tail_chunk;
+    a.items = a.tiles * stream_chunk_count(c);
+  }
   // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
   // still finish in that many rounds (every block gets the same number of items, +-1).
   const long rounds = (a.items + resident - 1) / resident;
@@ -1001,7 +984,7 @@ int blocks_per_sm(Kernel kernel, int threads, int smem) {
 // jacobi and apply_dot (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
 int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false,
-                          int tail_div = 0) {
+                          int tail_div = -1) {
   constexpr bool kHasB = stencil_mode_has_b(MODE);
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);

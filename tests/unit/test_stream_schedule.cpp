@@ -1,0 +1,89 @@
+// The streamed-axis chunks of the streaming stencil kernels (framework/backends/cuda/stream_schedule.hpp): with or
+// without a tail, the chunks cover every plane exactly once and in order; a tail is planned only where the schedule
+// has enough rounds, its chunks are shorter than the head's and make up about one round of items.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "framework/backends/cuda/stream_schedule.hpp"
+
+namespace perksolve::cuda_detail {
+namespace {
+
+// Planes of the chunks in order; fails the test where they do not tile [0, ns).
+void expect_cover(const StreamChunks& c, const std::string& what) {
+  const long n = stream_chunk_count(c);
+  int next = 0;
+  for (long q = 0; q < n; ++q) {
+    int s0 = -1, len = -1;
+    stream_chunk_planes(c, q, s0, len);
+    ASSERT_EQ(s0, next) << what << " chunk " << q;
+    ASSERT_GT(len, 0) << what << " chunk " << q;
+    ASSERT_LE(len, q < c.head_chunks || c.tail_chunk == 0 ? c.chunk : c.tail_chunk) << what << " chunk " << q;
+    next = s0 + len;
+  }
+  EXPECT_EQ(next, c.ns) << what;
+}
+
+StreamChunks equal_chunks(int ns, int chunk) {
+  StreamChunks c;
+  c.ns = ns;
+  c.chunk = chunk;
+  return c;
+}
+
+TEST(StreamSchedule, EqualChunksCoverThePlanes) {
+  for (int ns : {1, 7, 8, 31, 255, 512})
+    for (int chunk : {1, 8, 13, 32, 600}) expect_cover(equal_chunks(ns, chunk), std::to_string(ns) + "/" + std::to_string(chunk));
+}
+
+TEST(StreamSchedule, TailOfTheFp64SweepAt512) {
+  // 3d7pt fp64 at 512^3 on an H200: 128 tiles of 512 x 4, 132 blocks, chunks of 32 planes (15.5 rounds).
+  const StreamChunks c = plan_stream_tail(equal_chunks(512, 32), 128, 132, 8, 4);
+  EXPECT_EQ(c.tail_chunk, 8);
+  EXPECT_EQ(c.head_chunks, 16);
+  EXPECT_EQ(c.chunk, 31);
+  EXPECT_EQ(stream_chunk_count(c), 18);  // 16 x 31 planes, then 8 + 8
+  expect_cover(c, "512/32 tail 4");
+}
+
+TEST(StreamSchedule, TailChunksAreShortAndMakeAboutOneRound) {
+  long planned = 0;
+  for (int ns : {64, 100, 255, 511, 512, 1024})
+    for (int chunk : {8, 16, 21, 32, 57, 100})
+      for (long tiles : {1L, 17L, 86L, 128L, 512L})
+        for (long resident : {132L, 264L})
+          for (int div : {0, 1, 2, 4, 8}) {
+            const StreamChunks e = equal_chunks(ns, chunk);
+            const StreamChunks c = plan_stream_tail(e, tiles, resident, 8, div);
+            const std::string what = std::to_string(ns) + "/" + std::to_string(chunk) + " tiles " +
+                                     std::to_string(tiles) + " resident " + std::to_string(resident) + " div " +
+                                     std::to_string(div);
+            expect_cover(c, what);
+            if (c.tail_chunk == 0) {
+              EXPECT_EQ(c.chunk, e.chunk) << what;  // unchanged
+              continue;
+            }
+            ++planned;
+            EXPECT_GE(div, 2) << what;
+            EXPECT_GE(tiles * stream_chunk_count(e), kStreamTailMinRounds * resident) << what;
+            EXPECT_LE(c.chunk, e.chunk) << what;
+            EXPECT_LE(2 * c.tail_chunk, e.chunk) << what;  // at most half the planned chunk
+            EXPECT_GE(c.tail_chunk, 8) << what;
+            const long tail_chunks = stream_chunk_count(c) - c.head_chunks;
+            EXPECT_GE(tail_chunks, 1) << what;
+            EXPECT_LE(tail_chunks * tiles, resident + tiles) << what;  // about one round of items, at most
+          }
+  EXPECT_GT(planned, 20);
+}
+
+TEST(StreamSchedule, NoTailOnShortSchedules) {
+  // 255^3 fp64 on the medium tile: 32 tiles, 16 chunks of 16 planes on 132 blocks = 3.9 rounds.
+  const StreamChunks c = plan_stream_tail(equal_chunks(255, 16), 32, 132, 8, 4);
+  EXPECT_EQ(c.tail_chunk, 0);
+  EXPECT_EQ(c.chunk, 16);
+}
+
+}  // namespace
+}  // namespace perksolve::cuda_detail
