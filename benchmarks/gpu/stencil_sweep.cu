@@ -542,6 +542,28 @@ int main(int argc, char** argv) {
     }
     run_case<double>("2d5pt", st5, d, n3d, n2d, reps, best);
   }
+  // Round 17 (2026-11-26, H200): with the tail (round 16: fp64 0.896-0.901, fp32 0.832-0.836), more blocks per SM for
+  // fp64 (each with its own bulk ring; two blocks per SM is what lifted fp32 from 0.64 to 0.80 in round 7) and three or
+  // four for fp32 (--only 3d7pt_blocks).
+  if (only == "3d7pt_blocks") {
+    std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 4, 4, 2, 3, false, 16, true>>("512x4_2blk", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, Tune<256, 2, 1, 4, 4, 2, 3, false, 16, true>>("256x8_2blk", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 6, 3, 2, 3, false, 16, true>>("512x6_2blk_ns3", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, Tune<512, 1, 1, 4, 3, 2, 3, false, 16, true>>("512x4_2blk_ns3", {8}, 4));
+      v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+    std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      w.push_back(mk<float, S7, false, Tune<256, 1, 1, 8, 4, 3, 3, false, 8, true>>("256x8_3blk", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<256, 1, 1, 6, 4, 4, 3, false, 8, true>>("256x6_4blk", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<512, 1, 1, 6, 4, 2, 3, false, 8, true>>("512x6_2blk", {8}, 4));
+      w.push_back(mk<float, S7, false, F7>("cur", {8}, 4));
+    }
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S27;
   (void)sym;
