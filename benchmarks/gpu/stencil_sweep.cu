@@ -507,7 +507,7 @@ int main(int argc, char** argv) {
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
   }
-  // Round 16 (2026-11-26, H200): the end of a sweep. With equal items a dynamic schedule ends with a partial round (fp64
+  // Round 16 (2026-11-25, H200): the end of a sweep. With equal items a dynamic schedule ends with a partial round (fp64
   // 3d7pt at 512^3: 2048 items on 132 blocks = 15.5 rounds; fp32: 2150 items on 264 blocks = 8.1 rounds), during which
   // part of the SMs idle. A short last round (plan_stream_tail: the last chunks tail_div times shorter) should let the
   // blocks finish together (--only 3d7pt_tail; the copy rate by access width: --only copy_widths).
@@ -542,7 +542,7 @@ int main(int argc, char** argv) {
     }
     run_case<double>("2d5pt", st5, d, n3d, n2d, reps, best);
   }
-  // Round 17 (2026-11-26, H200): with the tail (round 16: fp64 0.896-0.901, fp32 0.832-0.836), more blocks per SM for
+  // Round 17 (2026-11-25, H200): with the tail (round 16: fp64 0.896-0.901, fp32 0.832-0.836), more blocks per SM for
   // fp64 (each with its own bulk ring; two blocks per SM is what lifted fp32 from 0.64 to 0.80 in round 7) and three or
   // four for fp32 (--only 3d7pt_blocks).
   if (only == "3d7pt_blocks") {

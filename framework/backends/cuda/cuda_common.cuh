@@ -38,7 +38,7 @@ constexpr bool stencil_mode_has_b(int mode) {
 }
 
 // Default of StencilRequest::schedule_tail: stencil_sweep round 16 (H200, 512^3, benchmarks/results/
-// gpu-h200-2026-11-26-sweep-tail): 3d7pt fp64 0.887-0.891 -> 0.897-0.898 of the copy bound, fp32 0.823-0.827 ->
+// gpu-h200-2026-11-25-sweep-tail): 3d7pt fp64 0.887-0.891 -> 0.897-0.898 of the copy bound, fp32 0.823-0.827 ->
 // 0.832-0.838; 27-point CSE and 2d5pt unchanged.
 constexpr int kStreamTailDiv = 4;
 
