@@ -26,7 +26,7 @@ struct FieldLayout {
   // Row alignment in elements, a power of two. 1: rows packed back to back. align > 1: each x-row (ghosts included)
   // is padded to a multiple of `align` elements and the allocation starts with lead() unused elements,
   // so that every owned row (x = 0) starts on an align-element boundary. Grid fields use
-  // kGridRowAlign = 8 (32-byte rows in fp32, 64-byte in fp64): a stencil's output rows are whole
+  // kGridRowAlign = 32 (128-byte rows in fp32, 256-byte in fp64): a stencil's output rows are whole
   // 32-byte sectors (no partial-sector read-modify-write in DRAM) and row loads may be 16-byte vectors or
   // bulk copies. Padding cells are never read or written by the operations on owned cells or ghosts.
   int align = 1;
@@ -57,10 +57,10 @@ inline FieldLayout vector_layout(long n) {
   return l;
 }
 
-// Row alignment (elements) of the fields of a structured grid (Decomposition::layout). 8 rather than 32 (until
-// 2026-11-25): with one sector of padding at most, an fp32 row's high ghost and the next row's low ghost share a
-// 32-byte sector, which a stencil sweep reads for both rows. H200, 3d7pt fp32 512^3: 0.825-0.835 -> 0.854-0.856 of
-// the copy bound; fp64 and the 27-point kernel unchanged (benchmarks/results/gpu-h200-2026-11-25-sweep-tail, run 4).
-constexpr int kGridRowAlign = 8;
+// Row alignment (elements) of the fields of a structured grid (Decomposition::layout). 8 (one fp32 sector of padding
+// at most, so that a row's high ghost and the next row's low ghost share a sector) was measured on an H200 and not
+// adopted: 3d7pt fp64 0.898 -> 0.890, fp32 0.834 -> 0.839 of the copy bound, PCG-MG fp64 2.5 % slower
+// (benchmarks/results/gpu-h200-2026-11-25-sweep-tail, run 4).
+constexpr int kGridRowAlign = 32;
 
 }  // namespace perksolve
