@@ -48,7 +48,7 @@ std::string provenance(const SourceLocation& where) {
   switch (where.kind) {
     case SourceLocation::Kind::file:
       return (where.file.empty() ? std::string("<deck>") : where.file) +
-             (where.line > 0 ? ":" + std::to_string(where.line) : std::string());
+             (where.line > 0 ? std::string(":") + std::to_string(where.line) : std::string());
     case SourceLocation::Kind::command_line: return "command line";
     case SourceLocation::Kind::default_value: return "default";
   }
@@ -220,7 +220,8 @@ std::string Deck::to_toml(bool with_provenance) const {
       if (with_provenance) {
         const std::string key = path.empty() ? names[i] : path + "." + names[i];
         if (lines[i].size() < width) out += std::string(width - lines[i].size(), ' ');
-        out += "  # " + provenance(where_.at(key));
+        out += "  # ";
+        out += provenance(where_.at(key));
       }
       out += "\n";
     }

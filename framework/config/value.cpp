@@ -113,8 +113,13 @@ std::string SourceLocation::describe() const {
     case Kind::file: {
       std::string out = file.empty() ? std::string("<deck>") : file;
       if (line > 0) {
-        out += ":" + std::to_string(line);
-        if (column > 0) out += ":" + std::to_string(column);
+        // (appended piece by piece: g++ 12 warns -Wrestrict, falsely, on `":" + std::to_string(...)`)
+        out += ':';
+        out += std::to_string(line);
+        if (column > 0) {
+          out += ':';
+          out += std::to_string(column);
+        }
       }
       return out;
     }

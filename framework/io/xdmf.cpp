@@ -50,7 +50,7 @@ std::string xdmf_document(const XdmfStep& step) { return kHeader + xdmf_grid(ste
 
 void write_text_file_atomically(const std::string& path, const std::string& text) {
   const fs::path p(path);
-  const fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
+  const fs::path tmp = p.parent_path() / (std::string(".") + p.filename().string() + ".tmp");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
@@ -62,7 +62,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
 }
 
 void write_xdmf_series(const std::string& dir, const std::string& prefix, long up_to) {
-  const std::regex step_re("^" + std::regex_replace(prefix, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+  const std::regex step_re(std::string("^") + std::regex_replace(prefix, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
                            R"(_(\d+)\.xmf$)");
   std::map<long, std::string> grids;
   for (const auto& e : fs::directory_iterator(dir)) {
