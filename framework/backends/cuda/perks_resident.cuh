@@ -78,8 +78,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   // The block's brick: item blockIdx.x (one block per item).
   const long q = blockIdx.x / a.tiles;
   const long u = blockIdx.x - q * a.tiles;
-  const int s0 = static_cast<int>(q) * a.chunk;
-  const int len = min(a.ns, s0 + a.chunk) - s0;
+  int s0 = 0, len = 0;
+  stream_chunk_planes(stream_chunks(a), q, s0, len);
   const int P = len + 2 * RS;
   const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
   const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;

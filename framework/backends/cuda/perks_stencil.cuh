@@ -74,8 +74,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
     auto issue_setup = [&]() {
       const long q = iu / a.tiles;
       const long u = iu - q * a.tiles;
-      is0 = static_cast<int>(q) * a.chunk;
-      ilen = min(a.ns, is0 + a.chunk) - is0;
+      stream_chunk_planes(stream_chunks(a), q, is0, ilen);
       iP = ilen + 2 * RS;
       ibx0 = static_cast<int>(u % a.tiles_x) * C::BX;
       iby0 = static_cast<int>(u / a.tiles_x) * C::BY;
@@ -130,8 +129,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
     for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
       const long q = cu / a.tiles;
       const long u = cu - q * a.tiles;
-      const int s0 = static_cast<int>(q) * a.chunk;
-      const int len = min(a.ns, s0 + a.chunk) - s0;
+      int s0 = 0, len = 0;
+      stream_chunk_planes(stream_chunks(a), q, s0, len);
       const int P = len + 2 * RS;
       const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
       const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
@@ -185,8 +184,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
     for (long cu = blockIdx.x; cu < a.items; cu += gridDim.x) {
       const long q = cu / a.tiles;
       const long u = cu - q * a.tiles;
-      const int s0 = static_cast<int>(q) * a.chunk;
-      const int len = min(a.ns, s0 + a.chunk) - s0;
+      int s0 = 0, len = 0;
+      stream_chunk_planes(stream_chunks(a), q, s0, len);
       const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
       const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
       for (int z = s0; z < s0 + len && cbase + (z - s0) < pa.cache_planes; ++z) {
