@@ -360,6 +360,8 @@ int main(int argc, char** argv) {
         << ", \"note\": \"bytes read + bytes written; copy_gbs = max of the grid-stride kernel, the flat-grid "
            "kernel and cudaMemcpy D2D\"},\n";
       f << "  \"reps\": " << reps << ",\n";
+      // Run-time choices of the stencil launches (environment overrides included), for reproduction.
+      f << "  \"schedule_tail\": " << bd.schedule_tail() << ",\n";
       f << "  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];
