@@ -140,8 +140,10 @@ Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 
   // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).
   // tail_div: the last round of a dynamic schedule in chunks tail_div times shorter (plan_stream_tail).
   v.launch = [tail_div](const StencilRequest<Real>& r, int ipb) {
-    return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(r, -ipb, true, tail_div)
-                   : launch_stream_stencil<Real, S, MODE, SYM, T>(r, ipb, false, tail_div);
+    StencilRequest<Real> q = r;
+    q.schedule_tail = tail_div;
+    return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(q, -ipb, true)
+                   : launch_stream_stencil<Real, S, MODE, SYM, T>(q, ipb);
   };
   v.attrs = [] {
     cudaFuncAttributes fa{};

@@ -16,6 +16,7 @@
 
 #include "framework/backend/backend.hpp"
 #include "framework/backends/cuda/perks_model.hpp"
+#include "framework/backends/cuda/stream_schedule.hpp"
 
 struct CUstream_st;  // cudaStream_t without including cuda_runtime.h
 
@@ -203,7 +204,7 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
-  int schedule_tail_ = 0;  // StencilRequest::schedule_tail (cuda_detail::kStreamTailDiv; PERKSOLVE_CUDA_STREAM_TAIL)
+  int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

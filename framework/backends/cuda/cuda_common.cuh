@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "framework/backends/cuda/stream_schedule.hpp"
 #include "framework/field/field_layout.hpp"
 #include "framework/stencil/stencil.hpp"
 
@@ -37,11 +38,6 @@ constexpr bool stencil_mode_has_b(int mode) {
   return mode == static_cast<int>(StencilMode::residual) || mode == static_cast<int>(StencilMode::jacobi);
 }
 
-// Default of StencilRequest::schedule_tail: stencil_sweep round 16 (H200, 512^3, benchmarks/results/
-// gpu-h200-2026-11-25-sweep-tail): 3d7pt fp64 0.887-0.891 -> 0.897-0.898 of the copy bound, fp32 0.823-0.827 ->
-// 0.832-0.838; 27-point CSE and 2d5pt unchanged.
-constexpr int kStreamTailDiv = 4;
-
 template <class Real>
 struct StencilRequest {
   const Stencil* stencil = nullptr;
@@ -57,7 +53,7 @@ struct StencilRequest {
   bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)
   bool wide_tiles = true;  // false: the exact K&D two-load tile (one output per thread and plane)
   bool fast_memory = false;  // the large tier takes its fast-memory variant (perks_fast_memory in perks_model.hpp)
-  // Dynamic schedules end in chunks this many times shorter (plan_stream_tail in stencil_kernels.cuh); 0: equal
+  // Dynamic schedules end in chunks this many times shorter (plan_stream_tail in stream_schedule.hpp); 0: equal
   // chunks. PERKSOLVE_CUDA_STREAM_TAIL overrides it in the backend.
   int schedule_tail = kStreamTailDiv;
 };

@@ -284,7 +284,7 @@ PerksLaunch launch_perks_stencil(const PerksRequest<Real>& pr) {
       if (best_cost < 0 || cost < best_cost) best_cost = cost, best_q = qq;
     }
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
-    a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
+    a.items = a.tiles * stream_chunk_count(stream_chunks(a));
   }
   const int blocks = static_cast<int>(std::min<long>(max_blocks, a.items));
   PerksDomainModel dom;

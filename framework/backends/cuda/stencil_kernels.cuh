@@ -902,7 +902,7 @@ inline long stream_chunking_cost(long ns, long tiles, long resident, long q, lon
 // (+-1); with dynamic items (T::DYN) every resident slot takes part. Returns false when there is nothing to do.
 template <class Real, ShapeSpec S, class T, bool kHasB>
 bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_block,
-                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out, int tail_div = -1) {
+                      StreamArgs<Real, kMaxTemplatedPoints>& a, long* blocks_out) {
   using C = TileCfg<Real, S, T, kHasB>;
   using G = StreamGeo<S>;
   a = stream_geometry<Real, S, C>(r);
@@ -947,16 +947,14 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     }
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
-  a.items = a.tiles * ((a.ns + a.chunk - 1) / a.chunk);
   if constexpr (T::DYN) {
     // A short last round of items (stream_schedule.hpp).
-    const StreamChunks c = plan_stream_tail(stream_chunks(a), a.tiles, resident, min_chunk,
-                                            tail_div < 0 ? r.schedule_tail : tail_div);
+    const StreamChunks c = plan_stream_tail(stream_chunks(a), a.tiles, resident, min_chunk, r.schedule_tail);
     a.chunk = c.chunk;
     a.head_chunks = c.head_chunks;
     a.tail_chunk = c.tail_chunk;
-    a.items = a.tiles * stream_chunk_count(c);
   }
+  a.items = a.tiles * stream_chunk_count(stream_chunks(a));
   // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
   // still finish in that many rounds (every block gets the same number of items, +-1).
   const long rounds = (a.items + resident - 1) / resident;
@@ -983,8 +981,7 @@ int blocks_per_sm(Kernel kernel, int threads, int smem) {
 // Launch one instantiation with a persistent grid (plan_stream_grid). Returns the number of blocks for
 // jacobi and apply_dot (partial sums written), else 0.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false,
-                          int tail_div = -1) {
+int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T::IPB, bool one_item_per_block = false) {
   constexpr bool kHasB = stencil_mode_has_b(MODE);
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
@@ -992,7 +989,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
-  if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks, tail_div)) return 0;
+  if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
   if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");

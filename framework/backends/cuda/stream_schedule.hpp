@@ -37,6 +37,11 @@ inline long stream_chunk_count(const StreamChunks& c) {
   return c.head_chunks + (c.ns - static_cast<long>(c.head_chunks) * c.chunk + c.tail_chunk - 1) / c.tail_chunk;
 }
 
+// Default tail_div of plan_stream_tail (StencilRequest::schedule_tail, CudaBackend::set_schedule_tail): stencil_sweep
+// round 16 (H200, 512^3, benchmarks/results/gpu-h200-2026-11-25-sweep-tail): 3d7pt fp64 0.887-0.891 -> 0.897-0.898 of
+// the copy bound, fp32 0.823-0.827 -> 0.832-0.838; 27-point CSE and 2d5pt unchanged.
+constexpr int kStreamTailDiv = 4;
+
 // Smallest number of rounds of equal items (items / resident block slots) at which a tail is planned.
 constexpr long kStreamTailMinRounds = 4;
 
