@@ -291,6 +291,19 @@ cudaStream_t shared_stream(int device) {
   if (s == nullptr) PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   return s;
 }
+
+// The integer in environment variable `name`, in [lo, hi]; `fallback` when it is unset. Any other value is an
+// error naming the variable, the value and what was expected.
+int env_int(const char* name, long lo, long hi, int fallback, const char* expected) {
+  const char* t = std::getenv(name);
+  if (t == nullptr) return fallback;
+  const std::string v(t);
+  char* end = nullptr;
+  const long c = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || c < lo || c > hi)
+    throw std::invalid_argument(std::string(name) + "='" + v + "': expected " + expected);
+  return static_cast<int>(c);
+}
 }  // namespace
 
 template <class Real>
@@ -335,24 +348,10 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 4 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
-  if (const char* t = std::getenv("PERKSOLVE_PROGRAM_CLUSTER")) {
-    const std::string v(t);
-    char* end = nullptr;
-    const long c = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || c < 0 || c > 16)
-      throw std::invalid_argument("PERKSOLVE_PROGRAM_CLUSTER='" + v + "': expected a block count from 0 to 16");
-    program_cluster_ = static_cast<int>(c);
-  }
-  schedule_tail_ = cuda_detail::kStreamTailDiv;
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_STREAM_TAIL")) {
-    const std::string v(t);
-    char* end = nullptr;
-    const long d = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || d < 0 || d > 64)
-      throw std::invalid_argument("PERKSOLVE_CUDA_STREAM_TAIL='" + v +
-                                  "': expected 0 (equal chunks) or the tail's shortening factor, 2 to 64");
-    schedule_tail_ = static_cast<int>(d);
-  }
+  program_cluster_ =
+      env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
+  schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
+                           "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
