@@ -264,23 +264,33 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// The launches shared by the same-precision operations and their mixed-precision partners (Backend::*_mixed).
+// The operations shared by the same-precision members and their mixed-precision partners (Backend::*_mixed), with
+// their layout checks (op names the member in the messages).
 template <class Real, class ZReal>
-void launch_cg_advance(Real alpha, Real beta, const ZReal* z, Real* p, Real* x, const FieldLayout& l, int sms,
-                       cudaStream_t stream) {
+void launch_cg_advance(Real alpha, Real beta, const Field<ZReal>& z, Field<Real>& p, Field<Real>& x, int sms,
+                       cudaStream_t stream, const char* op) {
+  require_same_layout(z.layout(), p.layout(), op);
+  require_same_layout(z.layout(), x.layout(), op);
+  const FieldLayout& l = z.layout();
   if (l.owned_size() <= 0) return;
   const OwnedRows m = owned_rows(l);
-  cg_advance_kernel<Real, ZReal><<<rows_grid(m, sms), kThreads, 0, stream>>>(alpha, beta, z, p, x, m);
+  cg_advance_kernel<Real, ZReal><<<rows_grid(m, sms), kThreads, 0, stream>>>(
+      alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
 }
 // Returns the number of blocks whose partial sums it wrote (CudaBackend::finish_partials2).
 template <class Real, class YReal>
-int launch_dot2(const Real* x, const YReal* y, const Real* u, const Real* v, double* partials, const FieldLayout& l,
-                int sms, cudaStream_t stream) {
+int launch_dot2(const Field<Real>& x, const Field<YReal>& y, const Field<Real>& u, const Field<Real>& v,
+                double* partials, int sms, cudaStream_t stream, const char* op) {
+  require_same_layout(x.layout(), y.layout(), op);
+  require_same_layout(x.layout(), u.layout(), op);
+  require_same_layout(x.layout(), v.layout(), op);
+  const FieldLayout& l = x.layout();
   if (l.owned_size() <= 0) return 0;
   const OwnedRows m = owned_rows(l);
   const int blocks = std::min(rows_grid(m, sms), kMaxPartials / 2);
-  dot2_kernel<Real, YReal><<<blocks, kThreads, 0, stream>>>(x, y, u, v, m, partials);
+  dot2_kernel<Real, YReal><<<blocks, kThreads, 0, stream>>>(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(),
+                                                             as_cuda(v).data(), m, partials);
   PERKSOLVE_CUDA_CHECK_LAUNCH("dot2_kernel");
   return blocks;
 }
@@ -314,19 +324,13 @@ double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Fiel
 
 template <class Real>
 void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
-  require_same_layout(z.layout(), p.layout(), "cg_advance");
-  require_same_layout(z.layout(), x.layout(), "cg_advance");
-  launch_cg_advance(alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), z.layout(), sm_count_,
-                    stream_);
+  launch_cg_advance(alpha, beta, z, p, x, sm_count_, stream_, "cg_advance");
 }
 
 template <class Real>
 void CudaBackend<Real>::cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
                                          Field<Real>& x) {
-  require_same_layout(z.layout(), p.layout(), "cg_advance_mixed");
-  require_same_layout(z.layout(), x.layout(), "cg_advance_mixed");
-  launch_cg_advance(alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), z.layout(), sm_count_,
-                    stream_);
+  launch_cg_advance(alpha, beta, z, p, x, sm_count_, stream_, "cg_advance_mixed");
 }
 
 template <class Real>
@@ -356,23 +360,13 @@ void CudaBackend<Real>::convert(const Field<OtherReal<Real>>& src, Field<Real>& 
 template <class Real>
 std::array<double, 2> CudaBackend<Real>::dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                                               const Field<Real>& v) {
-  require_same_layout(x.layout(), y.layout(), "dot2");
-  require_same_layout(x.layout(), u.layout(), "dot2");
-  require_same_layout(x.layout(), v.layout(), "dot2");
-  const int blocks = launch_dot2(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(), as_cuda(v).data(), partials_,
-                                 x.layout(), sm_count_, stream_);
-  return allreduce_pair(finish_partials2(blocks));
+  return allreduce_pair(finish_partials2(launch_dot2(x, y, u, v, partials_, sm_count_, stream_, "dot2")));
 }
 
 template <class Real>
 std::array<double, 2> CudaBackend<Real>::dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y,
                                                     const Field<Real>& u, const Field<Real>& v) {
-  require_same_layout(x.layout(), y.layout(), "dot2_mixed");
-  require_same_layout(x.layout(), u.layout(), "dot2_mixed");
-  require_same_layout(x.layout(), v.layout(), "dot2_mixed");
-  const int blocks = launch_dot2(as_cuda(x).data(), as_cuda(y).data(), as_cuda(u).data(), as_cuda(v).data(), partials_,
-                                 x.layout(), sm_count_, stream_);
-  return allreduce_pair(finish_partials2(blocks));
+  return allreduce_pair(finish_partials2(launch_dot2(x, y, u, v, partials_, sm_count_, stream_, "dot2_mixed")));
 }
 
 // One MPI reduction for both sums (as the Kokkos backend).
