@@ -362,7 +362,6 @@ int main(int argc, char** argv) {
       f << "  \"reps\": " << reps << ",\n";
       // Run-time choices of the stencil launches (environment overrides included), for reproduction.
       f << "  \"schedule_tail\": " << bd.schedule_tail() << ",\n";
-      f << "  \"schedule_slabs\": " << bd.schedule_slabs() << ",\n";
       f << "  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];

@@ -133,19 +133,15 @@ struct Var {
 // MODE: StencilMode (0 apply, 1 residual, 2 jacobi): the modes with b read it from g_b (the benchmark grid's own b
 // buffer) or, where g_b is null (the small checks), from x.
 template <class Real, ShapeSpec S, bool SYM, class T, int MODE = 0>
-Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 0, int slabs = 1) {
-  // (tail_div 0: equal chunks, the schedule before round 16; the production default is kStreamTailDiv.
-  //  slabs 1: chunks in plain order, the schedule before round 18; the production default is 0, automatic.)
+Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 0) {
+  // (tail_div 0: equal chunks, the schedule before round 16; the production default is kStreamTailDiv)
   Var<Real> v;
   v.name = tail_div ? std::string(name) + "_tail" + std::to_string(tail_div) : std::string(name);
-  if (slabs != 1) v.name += slabs ? "_slabs" + std::to_string(slabs) : std::string("_slabsauto");
   // ipb < 0: one block per item of the |ipb| schedule (hardware block dispatch hands out the items).
   // tail_div: the last round of a dynamic schedule in chunks tail_div times shorter (plan_stream_tail).
-  // slabs: interleaved slabs of a dynamic schedule (plan_stream_slabs).
-  v.launch = [tail_div, slabs](const StencilRequest<Real>& r, int ipb) {
+  v.launch = [tail_div](const StencilRequest<Real>& r, int ipb) {
     StencilRequest<Real> q = r;
     q.schedule_tail = tail_div;
-    q.schedule_slabs = slabs;
     return ipb < 0 ? launch_stream_stencil<Real, S, MODE, SYM, T>(q, -ipb, true)
                    : launch_stream_stencil<Real, S, MODE, SYM, T>(q, ipb);
   };
@@ -569,39 +565,6 @@ int main(int argc, char** argv) {
       w.push_back(mk<float, S7, false, F7>("cur", {8}, 4));
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
-  }
-  // Round 18 (2026-11-25, H200): interleaved slabs. ncu (sweep-tail/run1): fp32 3d7pt at 512^3 reads 15.6 % more from
-  // DRAM than the field (fp64: 4.7 %). Three rows of items run at once (86 tiles, 264 blocks), so the z halo a chunk
-  // reads at its start is read by its neighbour chunk only a whole chunk later: 2 planes in 21 from DRAM again. With
-  // slabs (plan_stream_slabs) each slab advances one chunk per round and the halo comes from L2
-  // (--only 3d7pt_slabs; at 255^3 with --n3d 255 the medium and the Jacobi tiles).
-  using MF7 = Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>;  // production fp64 medium tier and with b, fast memory
-  if (only == "3d7pt_slabs") {
-    // Each list its own reference (the first variant), checked bit for bit; Jacobi ratios count 2 sizeof(T) per cell.
-    std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8}, 4)};
-    std::vector<Var<float>> wj{mk<float, S7, false, F7, kJac>("jac", {8}, 4)};
-    std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
-    std::vector<Var<double>> vm{mk<double, S7, false, MF7>("medium", {4}, 4)};
-    std::vector<Var<double>> vj{mk<double, S7, false, MF7, kJac>("jac", {4}, 4)};
-    for (int rep = 0; rep < 2; ++rep) {
-      w.push_back(mk<float, S7, false, F7>("cur", {8}, 4));
-      w.push_back(mk<float, S7, false, F7>("cur", {4, 8, 16}, 4, 0));
-      w.push_back(mk<float, S7, false, F7>("cur", {8}, 4, 2));
-      w.push_back(mk<float, S7, false, F7>("cur", {8}, 4, 6));
-      wj.push_back(mk<float, S7, false, F7, kJac>("jac", {8}, 4));
-      wj.push_back(mk<float, S7, false, F7, kJac>("jac", {8, 16}, 4, 0));
-      v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
-      v.push_back(mk<double, S7, false, L7>("cur", {16, 32}, 4, 2));
-      vm.push_back(mk<double, S7, false, MF7>("medium", {4}, 4));
-      vm.push_back(mk<double, S7, false, MF7>("medium", {4, 8}, 4, 0));
-      vj.push_back(mk<double, S7, false, MF7, kJac>("jac", {4}, 4));
-      vj.push_back(mk<double, S7, false, MF7, kJac>("jac", {4, 8}, 4, 0));
-    }
-    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
-    run_case<float>("3d7pt_jac", st7, wj, n3d, n2d, reps, best);
-    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
-    run_case<double>("3d7pt_med", st7, vm, n3d, n2d, reps, best);
-    run_case<double>("3d7pt_jac", st7, vj, n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S27;

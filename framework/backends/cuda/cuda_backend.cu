@@ -352,8 +352,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
-  schedule_slabs_ = env_int("PERKSOLVE_CUDA_STREAM_SLABS", 0, 64, schedule_slabs_,
-                            "0 (automatic), 1 (chunks in plain order) or a slab count, 2 to 64");
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -541,7 +539,6 @@ StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const 
   r.wide_tiles = wide_tiles_;
   r.fast_memory = fast_memory_;
   r.schedule_tail = schedule_tail_;
-  r.schedule_slabs = schedule_slabs_;
   return r;
 }
 

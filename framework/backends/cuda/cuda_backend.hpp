@@ -152,9 +152,6 @@ class CudaBackend final : public Backend<Real> {
   // Dynamic stencil schedules end in chunks this many times shorter (0: equal chunks); stream_schedule.hpp.
   void set_schedule_tail(int div) { schedule_tail_ = div; }
   int schedule_tail() const { return schedule_tail_; }
-  // Interleaved slabs of dynamic stencil schedules (0 automatic, 1 none, n slabs); stream_schedule.hpp.
-  void set_schedule_slabs(int slabs) { schedule_slabs_ = slabs; }
-  int schedule_slabs() const { return schedule_slabs_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
@@ -208,7 +205,6 @@ class CudaBackend final : public Backend<Real> {
   bool force_generic_ = false;
   bool wide_tiles_ = true;
   int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
-  int schedule_slabs_ = 0;  // StencilRequest::schedule_slabs (PERKSOLVE_CUDA_STREAM_SLABS)
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

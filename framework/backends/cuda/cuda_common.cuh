@@ -56,9 +56,6 @@ struct StencilRequest {
   // Dynamic schedules end in chunks this many times shorter (plan_stream_tail in stream_schedule.hpp); 0: equal
   // chunks. PERKSOLVE_CUDA_STREAM_TAIL overrides it in the backend.
   int schedule_tail = kStreamTailDiv;
-  // Interleaved slabs of dynamic schedules (plan_stream_slabs in stream_schedule.hpp): 0 automatic (3D: as many as
-  // rows of items run at once), 1 none, n >= 2 that many. PERKSOLVE_CUDA_STREAM_SLABS overrides it in the backend.
-  int schedule_slabs = 0;
 };
 
 // Launchers implemented in the per-(dim, precision) translation units. They return the number of

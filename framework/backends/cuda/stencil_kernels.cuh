@@ -309,12 +309,10 @@ struct StreamArgs {
   long tiles;  // tiles per plane
   int chunk;   // streamed planes per work item (per head chunk when there is a tail)
   long items;  // work items = tiles * chunks; item u = (chunk u / tiles, tile u % tiles)
-  // Tail and slabs of a dynamic schedule (stream_sweep; StreamChunks in stream_schedule.hpp): a slab's chunks
-  // k >= head_chunks are tail_chunk planes long (tail_chunk = 0: equal chunks); slabs > 1: chunk q is chunk q / slabs
-  // of slab q % slabs (0 or 1: one slab).
+  // Tail of a dynamic schedule (stream_sweep; StreamChunks in stream_schedule.hpp): chunks q >= head_chunks are
+  // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
-  int slabs;
   Real scale;
   Real c[NP];
 };
@@ -322,7 +320,7 @@ struct StreamArgs {
 // The chunks of stream_sweep's items (stream_schedule.hpp).
 template <class Real, int NP>
 __host__ __device__ __forceinline__ StreamChunks stream_chunks(const StreamArgs<Real, NP>& a) {
-  return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk, a.slabs > 1 ? a.slabs : 1};
+  return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk};
 }
 
 // ---- tile staging shared by the streaming kernel and the PERKS kernel (perks_stencil.cuh) ---------------
@@ -950,15 +948,11 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
   if constexpr (T::DYN) {
-    // Interleaved slabs, then a short last round of items (stream_schedule.hpp). Automatic slabs in 3D only: a 2D
-    // item's halo is R rows of a chunk of hundreds, a 3D item's 2R planes of ~8-32.
-    const int slabs = r.schedule_slabs == 0 && S.dim != 3 ? 1 : r.schedule_slabs;
-    StreamChunks c = plan_stream_slabs(stream_chunks(a), a.tiles, resident, slabs);
-    c = plan_stream_tail(c, a.tiles, resident, min_chunk, r.schedule_tail);
+    // A short last round of items (stream_schedule.hpp).
+    const StreamChunks c = plan_stream_tail(stream_chunks(a), a.tiles, resident, min_chunk, r.schedule_tail);
     a.chunk = c.chunk;
     a.head_chunks = c.head_chunks;
     a.tail_chunk = c.tail_chunk;
-    a.slabs = c.slabs;
   }
   a.items = a.tiles * stream_chunk_count(stream_chunks(a));
   // Balanced persistent grid: as many rounds as the resident slots need, then the fewest blocks that
