@@ -109,11 +109,10 @@ constexpr int row_batch() {
 // (the row kernels promise it in __launch_bounds__: at most 64 registers), then each warp loops over rows
 // (dealt round-robin). Reductions write one partial per block.
 constexpr int kRowBlocksPerSm = 4;
-// (blocks_per_sm: the kernel's own __launch_bounds__ promise where it differs.)
-inline int rows_grid(const OwnedRows& m, int sm_count, int blocks_per_sm = kRowBlocksPerSm) {
+inline int rows_grid(const OwnedRows& m, int sm_count) {
   const long warps_per_block = kThreads / 32;
   const long want = (m.rows + warps_per_block - 1) / warps_per_block;
-  return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(blocks_per_sm) * sm_count)));
+  return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(kRowBlocksPerSm) * sm_count)));
 }
 
 // Calls body(b, lim, i0, j, k) for every batch of every owned row this warp takes: the batch's cells are

@@ -264,67 +264,6 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// The same, software-pipelined over the warp's batches: the fine values of the next batch are loaded before the
-// coarse gathers of this one, so a lane keeps two batches of fine bytes in flight while it waits on the gathers
-// (the batch kernel keeps one: 1.84 TB/s at 255^3 fp64, short of bytes in flight; docs/perf/pcg-mg-work-units.md).
-// Each cell is stored as soon as its interpolation is done. Same arithmetic, same bits. Three blocks per SM (85
-// registers): with four (64 registers) the fp64 kernel spills 60 bytes.
-constexpr int kProlongationBlocksPerSm = 3;
-template <class Real>
-__global__ void __launch_bounds__(kThreads, kProlongationBlocksPerSm)
-    prolongate_pipelined_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex,
-                                OwnedRows m) {
-  constexpr int U = 4;
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
-  const int per_row = (m.nx + 32 * U - 1) / (32 * U);  // batches per row
-  const long batches = m.rows * per_row;
-  long b = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  if (b >= batches) return;
-  // Batch b: row b / per_row, cells i0 + 32 u (i0 = lane + 128 (b % per_row)) at allocation index n + 32 u.
-  auto locate = [&](long bb, long& n, int& lim, int& i0, int& j, int& k) {
-    const long r = bb / per_row;
-    i0 = lane + static_cast<int>(bb - r * per_row) * 32 * U;
-    n = m.start(r, j, k) + i0;
-    lim = m.nx - i0;
-  };
-  long n;
-  int lim, i0, j, k;
-  locate(b, n, lim, i0, j, k);
-  Real cur[U];
-  for_live_cells<U>(n, lim, [&](int u, long e) { cur[u] = fv[e]; });
-  for (;;) {
-    const long bn = b + nwarps;
-    long n2 = 0;
-    int lim2 = 0, i02 = 0, j2 = 0, k2 = 0;
-    Real nxt[U];
-    if (bn < batches) {
-      locate(bn, n2, lim2, i02, j2, k2);
-      for_live_cells<U>(n2, lim2, [&](int u, long e) { nxt[u] = fv[e]; });
-    }
-    const transfer_rule::InterpolationRow<Real> s = transfer_rule::interpolation_row<Real>(vertex, j - a.s1, k - a.s2,
-                                                                                         a.rz != 0);
-    const Real* rows[2][2];
-#pragma unroll
-    for (int cz = 0; cz < 2; ++cz)
-#pragma unroll
-      for (int cy = 0; cy < 2; ++cy) rows[cz][cy] = cv + a.lc.index(0, s.iy[cy], s.iz[cz]);
-    const auto row_at = [&](int ix, int cy, int cz) { return rows[cz][cy][ix]; };
-    for_live_cells<U>(n, lim, [&](int u, long e) {
-      fv[e] = cur[u] + transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
-    });
-    if (bn >= batches) break;
-    b = bn;
-    n = n2;
-    lim = lim2;
-    i0 = i02;
-    j = j2;
-    k = k2;
-#pragma unroll
-    for (int u = 0; u < U; ++u) cur[u] = nxt[u];
-  }
-}
-
 // The operations shared by the same-precision members and their mixed-precision partners (Backend::*_mixed), with
 // their layout checks (op names the member in the messages).
 template <class Real, class ZReal>
@@ -562,16 +501,8 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
     return;
   }
   const OwnedRows rows = owned_rows(a.lf);
-  static const bool pipelined = [] {
-    const char* t = std::getenv("PERKSOLVE_CUDA_PROLONGATION");
-    return t == nullptr || std::string(t) != "batch";
-  }();
-  if (pipelined)
-    prolongate_pipelined_kernel<Real><<<rows_grid(rows, sm_count_, kProlongationBlocksPerSm), kThreads, 0, stream_>>>(
-        as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
-  else
-    prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-        as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
+  prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
+      as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
 }
 
