@@ -44,11 +44,16 @@ void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z) 
 }
 
 template <class Real>
+void MultigridPreconditioner<Real>::not_mixed(const char* member) {
+  throw std::logic_error(std::string("MultigridPreconditioner::") + member + ": the cycle runs in the run's precision");
+}
+
+template <class Real>
 Field<OtherReal<Real>>& MultigridPreconditioner<Real>::rounded_input() {
   if constexpr (std::is_same_v<Real, double>) {
     if (single_) return *r32_;
   }
-  throw std::logic_error("MultigridPreconditioner::rounded_input: the cycle runs in the run's precision");
+  not_mixed("rounded_input");
 }
 
 template <class Real>
@@ -59,7 +64,7 @@ void MultigridPreconditioner<Real>::round_input(const Field<Real>& r) {
       return;
     }
   }
-  throw std::logic_error("MultigridPreconditioner::round_input: the cycle runs in the run's precision");
+  not_mixed("round_input");
 }
 
 template <class Real>
@@ -70,7 +75,7 @@ const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::apply_rounded() {
       return *z32_;
     }
   }
-  throw std::logic_error("MultigridPreconditioner::apply_rounded: the cycle runs in the run's precision");
+  not_mixed("apply_rounded");
 }
 
 template <class Real>
@@ -78,7 +83,7 @@ const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::rounded_output() co
   if constexpr (std::is_same_v<Real, double>) {
     if (single_) return *z32_;
   }
-  throw std::logic_error("MultigridPreconditioner::rounded_output: the cycle runs in the run's precision");
+  not_mixed("rounded_output");
 }
 
 template <class Real>

@@ -32,7 +32,7 @@ class MultigridPreconditioner {
   // The cycle in the other precision (precision = "float" in a double run). CG can then skip both conversion
   // passes of apply(): it writes r already rounded into rounded_input() (Backend::axpby_mixed), runs the cycle with
   // apply_rounded() and uses z in the cycle's precision (Backend::dot2_mixed, cg_advance_mixed). The values are
-  // those of apply(). The three members below are for mixed() only (std::logic_error otherwise).
+  // those of apply(). The four members below are for mixed() only (std::logic_error otherwise).
   bool mixed() const { return single_ != nullptr; }
   Field<OtherReal<Real>>& rounded_input();
   void round_input(const Field<Real>& r);          // rounded_input() = r rounded (a pass: CG's first residual)
@@ -40,6 +40,7 @@ class MultigridPreconditioner {
   const Field<OtherReal<Real>>& rounded_output() const;  // the z of the last apply_rounded()
 
  private:
+  [[noreturn]] static void not_mixed(const char* member);  // the logic_error of the mixed-only members
   Backend<Real>& be_;
   std::unique_ptr<Multigrid<Real>> same_;  // the cycle in the run's precision
   // precision = "float" in a double run: the float backend, fine operator, cycle and r / z in float.
