@@ -19,6 +19,9 @@
 // with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
 #pragma once
 
+#include <climits>
+#include <type_traits>
+
 #include "framework/backends/cuda/perks_model.hpp"
 #include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/perks_sweep_common.cuh"
@@ -85,35 +88,49 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
   const int xe = min(x0 + C::BX, a.nx), ye = min(y0 + C::BY, a.ny);
   const int wx = xe - x0, wy = ye - y0;
-  // Per output of the thread (constant over planes and sweeps): inside the domain, read by others in the
-  // plane, its offset in a brick plane and in a global plane.
-  bool live[MY][MX], ring_xy[MY][MX];
-  int boff[MY][MX];
-  long goff[MY][MX];
+  // Per output of the thread (constant over planes and sweeps), bit jy * MX + jx of two masks: live_mask, the
+  // output lies in the domain; ring_mask, it is live and in the in-plane ring that others read. goff: its
+  // offset in a global plane (32 bits: a resident domain is on chip). Dead outputs (a partial tile at the
+  // domain's far edge) are computed and written into the brick like the others, so that the plane loop has no
+  // branch per output: they land in the brick's halo ring (reloaded at every sweep before it is read) or
+  // beyond the load window (never read by a live output), always in a plane no thread reads any more.
+  static_assert(MY * MX <= 32, "one mask bit per output of a thread");
+  unsigned live_mask = 0, ring_mask = 0;
+  int goff[MY][MX];
 #pragma unroll
   for (int jy = 0; jy < MY; ++jy)
 #pragma unroll
     for (int jx = 0; jx < MX; ++jx) {
       const int ox = x0 + tx + jx * C::BXT, oy = y0 + ty * MY + jy;
-      live[jy][jx] = ox < xe && oy < ye;
-      ring_xy[jy][jx] = perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye);
-      boff[jy][jx] = (oy - y0 + C::HY) * C::SW + (ox - x0 + C::HX);
-      goff[jy][jx] = ox + static_cast<long>(oy) * a.row_stride;
+      const unsigned bit = 1u << (jy * MX + jx);
+      const bool live = ox < xe && oy < ye;
+      if (live) live_mask |= bit;
+      if (live && perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye)) ring_mask |= bit;
+      goff[jy][jx] = ox + oy * static_cast<int>(a.row_stride);
     }
+  // Output planes that others read (perks_read_plane): z < zs_lo or z >= zs_hi.
+  const int zs_lo = max(s0 + RS, pa.keep_s), zs_hi = min(s0 + len - RS, a.ns - pa.keep_s);
   // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
   // fw x fh window; an owned plane loads the window's ring (the window less the owned wx x wy cells).
   // Both are enumerated over the full tile with compile-time strides (cheap index arithmetic) and moved to
-  // the clipped tile's edges (a partial tile at the domain's far edge) or skipped beyond them.
+  // the clipped tile's edges (a partial tile at the domain's far edge) or skipped beyond them. The window lies
+  // inside the allocation (ghosts >= R, checked by the launcher), so these loads need no bounds test; offsets
+  // are 32-bit from the window's first cell.
   const int fw = wx + 2 * C::HX, fh = wy + 2 * C::HY;
   constexpr int FULL = C::TH * C::TW;
   constexpr int RING_ROWS = 2 * C::HY * C::TW;        // the rows above and below the owned rows
   constexpr int RING = RING_ROWS + 2 * C::HX * C::BY;  // + the columns left and right of them
-  auto load = [&](const Real* src, int p, int row, int col) {
+  const int gstep = static_cast<int>(a.step), grow = static_cast<int>(a.row_stride);
+  const long window0 = static_cast<long>(s0 - RS) * a.step + (x0 - C::HX) + static_cast<long>(y0 - C::HY) * a.row_stride;
+  auto load_in_window = [&](const Real* base, int p, int row, int col) {
+    cp_async_elem<sizeof(Real)>(brick + p * C::PLANE + row * C::SW + col, base + (p * gstep + row * grow + col), true);
+  };
+  // The whole brick (first sweep), ghosts beyond the allocation as zeros.
+  auto load_any = [&](const Real* src, int p, int row, int col) {
     const int gx = x0 - C::HX + col, gy = y0 - C::HY + row;
     const bool ok = gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
-    const long goff = static_cast<long>(s0 - RS + p) * a.step + gx + static_cast<long>(gy) * a.row_stride;
-    cp_async_elem<sizeof(Real)>(brick + static_cast<long>(p) * C::PLANE + row * C::SW + col, ok ? src + goff : src,
-                                ok);
+    const long go = static_cast<long>(s0 - RS + p) * a.step + gx + static_cast<long>(gy) * a.row_stride;
+    cp_async_elem<sizeof(Real)>(brick + static_cast<long>(p) * C::PLANE + row * C::SW + col, ok ? src + go : src, ok);
   };
   // b of the outputs completed at step k (plane s0 + k - 2 RS) into ring slot k % NB; one commit group per k.
   auto issue_b = [&](int k) {
@@ -138,9 +155,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       for (int idx = tid; idx < n; idx += C::NT) {
         const int p = idx / C::PLANE, w = idx - p * C::PLANE;
         const int row = w / C::SW;
-        load(src, p, row, w - row * C::SW);
+        load_any(src, p, row, w - row * C::SW);
       }
     } else {
+      const Real* const base = src + window0;
       const int n_halo = 2 * RS * FULL, n = n_halo + len * RING;
       for (int idx = tid; idx < n; idx += C::NT) {
         int p, row, col;
@@ -168,7 +186,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
             in = rr < wy;
           }
         }
-        if (in) load(src, p, row, col);
+        if (in) load_in_window(base, p, row, col);
       }
     }
     cp_async_commit();
@@ -182,32 +200,39 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
-    for (int i = 0; i < P; ++i) {
+    // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick
+    // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
+    // the start of a step keeps every thread within that window.
+    auto plane_step = [&](int i, auto completes) {
       if constexpr (kJacobi) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
       if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
-      const Real* cur = brick + static_cast<long>(i) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
-      // The outputs completed at this step: plane z = s0 + i - 2 RS, brick plane i - RS (last read at step
-      // i - RS, so it is overwritten in place with the new iterate).
-      const int z = s0 + i - 2 * RS;
-      const bool emit_plane = i >= 2 * RS;
-      const bool store_plane = store_all || perks_read_plane<RS>(pa, z, s0, len);
-      Real* const bplane = brick + static_cast<long>(i - RS) * C::PLANE;
-      Real* const gplane = dst + static_cast<long>(z) * a.step;
-      stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
-        if (!emit_plane || !live[jy][jx]) return;
-        Real value = sum;
-        if constexpr (kJacobi) {
-          const Real r = bring[(i % NB) * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
-          value = xc + a.scale * r;
-          rsum += static_cast<double>(r) * static_cast<double>(r);
-        }
-        bplane[boff[jy][jx]] = value;
-        if (store_plane || ring_xy[jy][jx]) gplane[goff[jy][jx]] = value;
-      });
-    }
+      const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
+      if constexpr (!decltype(completes)::value) {
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
+      } else {
+        const int z = s0 + i - 2 * RS;
+        const unsigned store_mask = store_all || z < zs_lo || z >= zs_hi ? live_mask : ring_mask;
+        Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
+        Real* const gplane = dst + static_cast<long>(z) * a.step;
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+          const int k = jy * MX + jx;
+          Real value = sum;
+          if constexpr (kJacobi) {
+            const Real r = bring[(i % NB) * C::BB_ELEMS + k * C::NT + tid] - sum;
+            value = xc + a.scale * r;
+            const double rl = (live_mask >> k) & 1u ? static_cast<double>(r) : 0.0;
+            rsum += rl * rl;
+          }
+          bout[jy * C::SW + jx * C::BXT] = value;
+          if ((store_mask >> k) & 1u) gplane[goff[jy][jx]] = value;
+        });
+      }
+    };
+    for (int i = 0; i < 2 * RS; ++i) plane_step(i, std::false_type{});
+    for (int i = 2 * RS; i < P; ++i) plane_step(i, std::true_type{});
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
     perks_fill_box_ghosts<C::NT, 4, C::D3>(pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) {
@@ -262,6 +287,11 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   pa.s = stream_geometry<Real, S, C>(r);
   StreamArgs<Real, kMaxTemplatedPoints>& a = pa.s;
   if (a.tiles <= 0 || a.ns <= 0) return out;
+  // The per-sweep loads take the window of R cells around a brick without bounds tests and with 32-bit
+  // offsets: the ghosts must be at least R wide, and the iterate (ghost planes included) below 2^31 elements.
+  const int ghost_s = S.dim == 3 ? r.layout.ghost[2] : r.layout.ghost[1];
+  if (a.gx < C::HX || a.gy < C::HY || ghost_s < G::RS) return out;
+  if (a.step * (a.ns + 2L * ghost_s) >= static_cast<long>(INT_MAX)) return out;
   static const long static_smem = [&] {
     cudaFuncAttributes fa{};
     PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
