@@ -20,8 +20,6 @@
 #pragma once
 
 #include <climits>
-#include <cstdlib>
-#include <string>
 #include <type_traits>
 
 #include "framework/backends/cuda/perks_model.hpp"
@@ -113,54 +111,19 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   // Output planes that others read (perks_read_plane): z < zs_lo or z >= zs_hi.
   const int zs_lo = max(s0 + RS, pa.keep_s), zs_hi = min(s0 + len - RS, a.ns - pa.keep_s);
   // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
-  // fw x fh window; an owned plane loads the window's ring (the window less the owned wx x wy cells). The
-  // window lies inside the allocation (ghosts >= R, checked by the launcher), so these loads need no bounds
-  // test; offsets are 32-bit from the window's first cell (window0).
+  // fw x fh window; an owned plane loads the window's ring (the window less the owned wx x wy cells).
+  // Both are enumerated over the full tile with compile-time strides (cheap index arithmetic) and moved to
+  // the clipped tile's edges (a partial tile at the domain's far edge) or skipped beyond them. The window lies
+  // inside the allocation (ghosts >= R, checked by the launcher), so these loads need no bounds test; offsets
+  // are 32-bit from the window's first cell.
   const int fw = wx + 2 * C::HX, fh = wy + 2 * C::HY;
+  constexpr int FULL = C::TH * C::TW;
   constexpr int RING_ROWS = 2 * C::HY * C::TW;        // the rows above and below the owned rows
   constexpr int RING = RING_ROWS + 2 * C::HX * C::BY;  // + the columns left and right of them
-  constexpr int RING_J = (RING + C::NT - 1) / C::NT;   // ring cells of a plane per thread
   const int gstep = static_cast<int>(a.step), grow = static_cast<int>(a.row_stride);
   const long window0 = static_cast<long>(s0 - RS) * a.step + (x0 - C::HX) + static_cast<long>(y0 - C::HY) * a.row_stride;
-  // Loads of sweeps t >= 1: the 2 RS halo planes whole (one division by the compile-time tile width per cell),
-  // then the ring of every owned plane: ring cells r = tid + j NT, decoded once per sweep (offsets in a brick
-  // plane and in a global plane; the ring of the full tile, moved to the clipped tile's edges or skipped beyond
-  // them).
-  auto load_halo = [&](const Real* src) {
-    const Real* const base = src + window0;
-#pragma unroll 1
-    for (int hp = 0; hp < 2 * RS; ++hp) {
-      const int p = hp < RS ? hp : len + hp;
-      const Real* const gp = base + p * gstep;
-      Real* const sp = brick + p * C::PLANE;
-      for (int w = tid; w < C::TH * C::TW; w += C::NT) {
-        const int row = C::TH == 1 ? 0 : w / C::TW;
-        const int col = w - row * C::TW;
-        if (row < fh && col < fw) cp_async_elem<sizeof(Real)>(sp + row * C::SW + col, gp + (row * grow + col), true);
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < RING_J; ++j) {
-      const int r = tid + j * C::NT;
-      int row, col;
-      bool in;
-      if (r < RING_ROWS) {
-        const int rr = r / C::TW;
-        col = r - rr * C::TW;
-        row = rr < C::HY ? rr : wy + rr;
-        in = col < fw;
-      } else {
-        const int r2 = r - RING_ROWS;
-        const int rr = r2 / (2 * C::HX), c = r2 - rr * (2 * C::HX);
-        row = C::HY + rr;
-        col = c < C::HX ? c : wx + c;
-        in = rr < wy && r < RING;
-      }
-      if (!in) continue;
-      const Real* gp = base + RS * gstep + (row * grow + col);
-      Real* sp = brick + RS * C::PLANE + row * C::SW + col;
-      for (int p = 0; p < len; ++p, gp += gstep, sp += C::PLANE) cp_async_elem<sizeof(Real)>(sp, gp, true);
-    }
+  auto load_in_window = [&](const Real* base, int p, int row, int col) {
+    cp_async_elem<sizeof(Real)>(brick + p * C::PLANE + row * C::SW + col, base + (p * gstep + row * grow + col), true);
   };
   // The whole brick (first sweep), ghosts beyond the allocation as zeros.
   auto load_any = [&](const Real* src, int p, int row, int col) {
@@ -179,7 +142,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_commit();
   };
 
-  auto sweep = [&](long t, const Real* __restrict__ src, Real* __restrict__ dst) {
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* __restrict__ src,
+                                                                    Real* __restrict__ dst) {
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
     // check sweep's input iterate, which must then be whole in global memory).
     const bool store_all =
@@ -194,7 +158,36 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         load_any(src, p, row, w - row * C::SW);
       }
     } else {
-      load_halo(src);
+      const Real* const base = src + window0;
+      const int n_halo = 2 * RS * FULL, n = n_halo + len * RING;
+      for (int idx = tid; idx < n; idx += C::NT) {
+        int p, row, col;
+        bool in;
+        if (idx < n_halo) {
+          const int hp = idx / FULL, w = idx - hp * FULL;
+          p = hp < RS ? hp : len + hp;
+          row = w / C::TW;
+          col = w - row * C::TW;
+          in = row < fh && col < fw;
+        } else {
+          const int k = idx - n_halo;
+          const int pp = k / RING, r = k - pp * RING;
+          p = RS + pp;
+          if (r < RING_ROWS) {
+            const int rr = r / C::TW;
+            col = r - rr * C::TW;
+            row = rr < C::HY ? rr : wy + rr;
+            in = col < fw;
+          } else {
+            const int r2 = r - RING_ROWS;
+            const int rr = r2 / (2 * C::HX), c = r2 - rr * (2 * C::HX);
+            row = C::HY + rr;
+            col = c < C::HX ? c : wx + c;
+            in = rr < wy;
+          }
+        }
+        if (in) load_in_window(base, p, row, col);
+      }
     }
     cp_async_commit();
 #pragma unroll
@@ -247,27 +240,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       return brick[static_cast<long>(z - s0 + RS) * C::PLANE + (y - y0 + C::HY) * C::SW + (c[0] - x0 + C::HX)];
     });
     return rsum;
-  };
-  PerksLoopEnd end;
-  if (kJacobi || !pa.neighbour_sync) {
-    end = perks_sweep_loop<kJacobi, C::NT>(pa, sweep);  // Jacobi: a device-wide residual every sweep
-  } else {
-    // Apply sweeps: wait only for the bricks whose outputs or ghosts this brick's window reads: the tiles and
-    // chunks within R + 2 (ghost + 1) cells of the brick on each axis (a ghost is at most 2 ghost cells from
-    // its source, perks_sweep_common.cuh).
-    const int ex = C::HX + 2 * pa.keep_x, ey = C::HY + 2 * pa.keep_y, es = RS + 2 * pa.keep_s;
-    const int tiles_y = static_cast<int>(a.tiles / a.tiles_x);
-    const int nx_lo = max(0, (x0 - ex) / C::BX), nx_hi = min(a.tiles_x - 1, (xe - 1 + ex) / C::BX);
-    const int ny_lo = C::D3 ? max(0, (y0 - ey) / C::BY) : 0;
-    const int ny_hi = C::D3 ? min(tiles_y - 1, (ye - 1 + ey) / C::BY) : 0;
-    const int nq = static_cast<int>(a.items / a.tiles);
-    const int nz_lo = max(0, (s0 - es) / a.chunk), nz_hi = min(nq - 1, (s0 + len - 1 + es) / a.chunk);
-    const int cx = nx_hi - nx_lo + 1, cy = ny_hi - ny_lo + 1, cz = nz_hi - nz_lo + 1;
-    end = perks_neighbour_sweep_loop(pa, cx * cy * cz, [&](int k) {
-      const int ix = k % cx, iy = (k / cx) % cy, iz = k / (cx * cy);
-      return static_cast<long>(nz_lo + iz) * a.tiles + static_cast<long>(ny_lo + iy) * a.tiles_x + (nx_lo + ix);
-    }, sweep);
-  }
+  });
   perks_store_result(pa, end);
 }
 
@@ -346,12 +319,6 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   // (keep_x/y/s stay set although the brick's ghost fill reads its sources from the brick: without those
   // edge-cell stores the H100 measured 1.5 % slower sweeps, 25 of 26 small cases; face-fusion results, run5.)
   pa.cache_planes = a.chunk;
-  // PERKSOLVE_PERKS_SYNC=grid: a device-wide barrier between apply sweeps too (the comparison).
-  static const bool grid_sync = [] {
-    const char* e = std::getenv("PERKSOLVE_PERKS_SYNC");
-    return e && std::string(e) == "grid";
-  }();
-  pa.neighbour_sync = !kHasB && !grid_sync;
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(a.items)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));

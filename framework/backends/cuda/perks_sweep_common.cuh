@@ -30,7 +30,6 @@ struct PerksArgs {
                                // always written to global memory: the boundary rule mirrors them into ghosts
   LoopStop stop;     // Jacobi: test the thresholds at iterations first + t that are checks
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
-  bool neighbour_sync;  // resident apply sweeps: wait for the neighbour bricks only (perks_neighbour_sweep_loop)
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
@@ -149,55 +148,6 @@ __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& 
     const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
     if constexpr (kJacobi) perks_store_block_partial<NT>(pa, e.done, rsum);
     e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
-  }
-  return e;
-}
-
-// Sweeps synchronised with the neighbours only (apply sweeps of the resident kernel: no residual, so no
-// device-wide sum per sweep). flags[b] (one unsigned per block, in the partials buffer) counts the sweeps block b
-// has completed: its stores of that sweep's outputs and ghosts are visible before the count (bar.sync, fence,
-// st.release by thread 0). Before sweep t reads buf[t & 1], a block waits until every block in its neighbour set
-// has completed sweep t - 1 (ld.acquire by the lanes of warp 0, then bar.sync, as the device-wide barrier does).
-// That also orders the other direction: sweep t writes the buffer that the neighbours read in sweep t - 1, and
-// they have completed it. The neighbour set must hold every block whose stores (outputs or ghosts) the block
-// reads; neighbour(k) gives its k-th member's block index, count members in all. One device-wide barrier at the
-// start: every flag is zeroed and the constant ghosts of the second buffer are written before anybody waits.
-__device__ __forceinline__ unsigned perks_flag_load_acquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void perks_flag_store_release(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
-}
-template <class Real, class Neighbour, class Sweep>
-__device__ __forceinline__ PerksLoopEnd perks_neighbour_sweep_loop(const PerksArgs<Real>& pa, int count,
-                                                                   Neighbour&& neighbour, Sweep&& sweep) {
-  namespace cg = cooperative_groups;
-  unsigned* const flags = reinterpret_cast<unsigned*>(pa.partials);
-  if (threadIdx.x == 0) flags[blockIdx.x] = 0;
-  perks_fill_constant_ghosts(pa);
-  cg::this_grid().sync();
-  PerksLoopEnd e;
-  for (; e.done < pa.sweeps; ++e.done) {
-    const long t = e.done;
-    if (t > 0) {
-      if (threadIdx.x < 32) {
-        for (int k = threadIdx.x; k < count; k += 32) {
-          const unsigned* f = flags + neighbour(k);
-          while (perks_flag_load_acquire(f) < static_cast<unsigned>(t)) {
-          }
-        }
-        __syncwarp();
-      }
-      __syncthreads();
-    }
-    (void)sweep(t, pa.buf[t & 1], pa.buf[(t + 1) & 1]);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();
-      perks_flag_store_release(flags + blockIdx.x, static_cast<unsigned>(t + 1));
-    }
   }
   return e;
 }
