@@ -59,6 +59,15 @@ struct ResidentTuneSel {
   using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>, Tune<512, 1, MX2, 1>>;
 };
 
+// A predicated global store without a branch: the plane loop stores the few outputs that others read, and a
+// branch per output costs a convergence barrier and an address computation behind it (ncu, resident 3D tiles).
+__device__ __forceinline__ void store_global_if(double* p, double v, unsigned pred) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v), "r"(pred));
+}
+__device__ __forceinline__ void store_global_if(float* p, float v, unsigned pred) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v), "r"(pred));
+}
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
@@ -216,7 +225,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || z < zs_lo || z >= zs_hi ? live_mask : ring_mask;
         Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
-        Real* const gplane = dst + static_cast<long>(z) * a.step;
+        const int zoff = z * gstep;  // 32-bit (checked at launch)
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
@@ -227,7 +236,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
             rsum += rl * rl;
           }
           bout[jy * C::SW + jx * C::BXT] = value;
-          if ((store_mask >> k) & 1u) gplane[goff[jy][jx]] = value;
+          store_global_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
         });
       }
     };
