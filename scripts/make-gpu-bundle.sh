@@ -129,7 +129,10 @@ build_cmake() {
   BINS=()
   # The tuning sweep is not part of the default build (minutes of nvcc for many kernel variants).
   if [[ $WITH_SWEEP == 1 ]]; then (cd "$ROOT" && cmake --build --preset cuda -j "$JOBS" --target stencil_sweep); fi
-  for exe in test_gpu_backend stencil_bench stencil_sweep solver_bench spmv_bench program_bench perks_bench cg_bench perksolve; do
+  # (Only with --with-sweep: a stencil_sweep left in the build tree by an earlier build may not match this revision.)
+  local exes=(test_gpu_backend stencil_bench solver_bench spmv_bench program_bench perks_bench cg_bench perksolve)
+  [[ $WITH_SWEEP == 1 ]] && exes+=(stencil_sweep)
+  for exe in "${exes[@]}"; do
     local f
     f=$(find "$B" -type f -name "$exe" -perm -u+x | head -1)
     [[ -n "$f" ]] && BINS+=("$f")
