@@ -226,6 +226,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         const unsigned store_mask = store_all || z < zs_lo || z >= zs_hi ? live_mask : ring_mask;
         Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
         const int zoff = z * gstep;  // 32-bit (checked at launch)
+        [[maybe_unused]] Real* const gplane = dst + zoff;
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
@@ -236,7 +237,11 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
             rsum += rl * rl;
           }
           bout[jy * C::SW + jx * C::BXT] = value;
-          store_global_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
+          // 3D: one predicated store (the compiler branched around each store with its address computation:
+          // 3D small domains 5-25 % faster this way). 2D: the compiler predicates the plain store itself, and
+          // the asm form measured 3-8 % slower there (run 4, benchmarks/results/gpu-h200-2026-11-25-resident-loop).
+          if constexpr (C::D3) store_global_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
+          else if ((store_mask >> k) & 1u) gplane[goff[jy][jx]] = value;
         });
       }
     };
