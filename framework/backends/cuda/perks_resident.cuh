@@ -61,6 +61,8 @@ struct ResidentTuneSel {
 
 // A predicated global store without a branch: the plane loop stores the few outputs that others read, and a
 // branch per output costs a convergence barrier and an address computation behind it (ncu, resident 3D tiles).
+// No memory clobber, so that the shared loads around it keep their schedule; as volatile asm it keeps its order
+// with the block and device barriers and fences that publish the stores (volatile asm with memory clobbers).
 __device__ __forceinline__ void store_global_if(double* p, double v, unsigned pred) {
   asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v), "r"(pred));
 }
