@@ -119,8 +119,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (live && perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye)) ring_mask |= bit;
       goff[jy][jx] = ox + oy * static_cast<int>(a.row_stride);
     }
-  // Output planes that others read (perks_read_plane): z < zs_lo or z >= zs_hi.
-  const int zs_lo = max(s0 + RS, pa.keep_s), zs_hi = min(s0 + len - RS, a.ns - pa.keep_s);
+  // Output planes that others read (perks_read_plane), as a range evaluated once.
+  const PerksPrivatePlanes private_planes = perks_private_planes<RS>(pa, s0, len);
   // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
   // fw x fh window; an owned plane loads the window's ring (the window less the owned wx x wy cells).
   // Both are enumerated over the full tile with compile-time strides (cheap index arithmetic) and moved to
@@ -225,7 +225,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
       } else {
         const int z = s0 + i - 2 * RS;
-        const unsigned store_mask = store_all || z < zs_lo || z >= zs_hi ? live_mask : ring_mask;
+        const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
         Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;

@@ -45,9 +45,18 @@ __device__ __forceinline__ bool perks_read_in_plane(const PerksArgs<Real>& pa, i
   return ox - x0 < RX || ox >= xe - RX || oy - y0 < RY || oy >= ye - RY || ox < pa.keep_x ||
          ox >= pa.s.nx - pa.keep_x || oy < pa.keep_y || oy >= pa.s.ny - pa.keep_y;
 }
+// The streamed part as a range: the planes [lo, hi) of the chunk that nobody else reads (computed once per item).
+struct PerksPrivatePlanes {
+  int lo, hi;
+  __device__ __forceinline__ bool read_by_others(int z) const { return z < lo || z >= hi; }
+};
+template <int RS, class Real>
+__device__ __forceinline__ PerksPrivatePlanes perks_private_planes(const PerksArgs<Real>& pa, int s0, int len) {
+  return {max(s0 + RS, pa.keep_s), min(s0 + len - RS, pa.s.ns - pa.keep_s)};
+}
 template <int RS, class Real>
 __device__ __forceinline__ bool perks_read_plane(const PerksArgs<Real>& pa, int z, int s0, int len) {
-  return z < s0 + RS || z >= s0 + len - RS || z < pa.keep_s || z >= pa.s.ns - pa.keep_s;
+  return perks_private_planes<RS>(pa, s0, len).read_by_others(z);
 }
 template <int RX, int RY, int RS, class Real>
 __device__ __forceinline__ bool perks_read_by_others(const PerksArgs<Real>& pa, int ox, int oy, int z, int x0, int y0,
