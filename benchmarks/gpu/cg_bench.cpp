@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -390,6 +391,10 @@ int main(int argc, char** argv) {
   const double l2 = static_cast<double>(prop.l2CacheSize);
   std::printf("cg_bench on %s (L2 %.0f MB), L = %ld iterations per sample, %d samples\n", prop.name, l2 / 1e6,
               o.iterations, o.reps);
+  // The persistent CSR CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK selects it).
+  const char* walk_env = std::getenv("PERKSOLVE_CUDA_CG_WALK");
+  const std::string cg_walk = walk_env ? walk_env : "staged";
+  std::printf("persistent CSR CG walk: %s\n", cg_walk.c_str());
 
   std::vector<std::pair<std::string, CsrMatrix>> mats = test_matrices();
   if (o.large7 > 0) mats.emplace_back(laplace7_name(o.large7), laplace7(o.large7));
@@ -472,6 +477,7 @@ int main(int argc, char** argv) {
   if (!o.out.empty()) {
     std::ofstream f(o.out);
     json_run_header(f, "cg_bench", prop.name, o.git_rev, command_line(argc, argv));
+    f << ",\n  \"cg_walk\": \"" << json_escape(cg_walk) << "\"";
     f << ",\n  \"l2_bytes\": " << prop.l2CacheSize << ",\n  \"iterations_per_sample\": " << o.iterations
       << ",\n  \"reps\": " << o.reps << ",\n  \"rtol\": " << o.rtol
       << ",\n  \"time_model\": \"seconds per CG iteration: median over samples of (wall time of L iterations from "

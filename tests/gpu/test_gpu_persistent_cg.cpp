@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -180,6 +181,58 @@ void persistent_matches_operations() {
 
 TEST(CudaPersistentCg, MatchesOperationLoopDouble) { persistent_matches_operations<double>(); }
 TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operations<float>(); }
+
+// The staged walk (tile entries read coalesced, products and row ends in shared memory) against the per-thread
+// walk over global memory: the same products added in the same order, so x, r, p, q and the r.r history agree bit
+// for bit. Rows longer than a tile (arrow rows), several tiles and blocks per block, caches off and partial; the
+// matrix is never cached whole here (that case always walks per thread).
+template <class Real>
+void staged_walk_matches_per_thread_walk() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  struct Case {
+    int n, dense;
+    long cache_bytes;
+    int max_blocks;
+  };
+  for (const Case c : {Case{24, 2, 0, 0}, Case{24, 2, 2048, 3}, Case{24, 1, 0, 1}, Case{40, 0, 0, 0}, Case{40, 0, 4096, 5}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + " dense " + std::to_string(c.dense) + " cache_bytes " +
+                 std::to_string(c.cache_bytes) + " max_blocks " + std::to_string(c.max_blocks));
+    const CsrBlock blk = spd_block(c.n, c.dense, 31 + c.n);
+    auto A = gpu->create_sparse_matrix(blk);
+    CgVectors<Real> walk[2];
+    const double rr0 = cg_start(*gpu, *A, walk[0], blk.rows, 7);
+    ASSERT_EQ(cg_start(*gpu, *A, walk[1], blk.rows, 7), rr0);
+    PersistentCgRequest req;
+    req.iterations = 12;
+    req.rr = rr0;
+    req.check_every = 0;
+    req.cache_bytes = c.cache_bytes;
+    req.max_blocks = c.max_blocks;
+    PersistentCg run[2];
+    for (int w = 0; w < 2; ++w) {
+      gpu->set_cg_walk(w == 0 ? CudaCgWalk::staged : CudaCgWalk::per_thread);
+      run[w] = gpu->persistent_cg(*A, *walk[w].x, *walk[w].r, *walk[w].p, *walk[w].q, req);
+      ASSERT_TRUE(run[w].ran);
+      ASSERT_FALSE(run[w].cached_a);
+    }
+    gpu->set_cg_walk(CudaCgWalk::staged);
+    std::printf("[staged walk] n %d dense %d: %d blocks, %ld iterations\n", c.n, c.dense, run[0].blocks,
+                run[0].iterations);
+    ASSERT_EQ(run[0].iterations, req.iterations);
+    ASSERT_EQ(run[1].iterations, req.iterations);
+    EXPECT_EQ(run[0].rr_history, run[1].rr_history);
+    for (auto f : {&CgVectors<Real>::x, &CgVectors<Real>::r, &CgVectors<Real>::p, &CgVectors<Real>::q}) {
+      const auto a = gpu_test::download(*gpu, *(walk[0].*f)), b = gpu_test::download(*gpu, *(walk[1].*f));
+      ASSERT_EQ(a.size(), b.size());
+      long differ = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) differ += std::memcmp(&a[i], &b[i], sizeof(Real)) != 0;
+      EXPECT_EQ(differ, 0) << "of " << a.size() << " values";
+    }
+  }
+}
+
+TEST(CudaPersistentCg, StagedWalkMatchesPerThreadWalkBitForBitDouble) { staged_walk_matches_per_thread_walk<double>(); }
+TEST(CudaPersistentCg, StagedWalkMatchesPerThreadWalkBitForBitFloat) { staged_walk_matches_per_thread_walk<float>(); }
 
 // In-kernel stopping: at the first check iteration whose ||r|| is below the threshold, the same one the
 // operation loop finds; chunks continue where the previous one stopped.

@@ -357,6 +357,12 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
                  : std::string(t) == "vector" ? CudaSpmvPath::native_vector
                                               : CudaSpmvPath::native;
+  if (const char* w = std::getenv("PERKSOLVE_CUDA_CG_WALK")) {
+    const std::string v(w);
+    if (v != "staged" && v != "per_thread")
+      throw std::invalid_argument("PERKSOLVE_CUDA_CG_WALK: expected staged or per_thread, got '" + v + "'");
+    cg_walk_ = v == "staged" ? CudaCgWalk::staged : CudaCgWalk::per_thread;
+  }
 }
 
 template <class Real>

@@ -53,6 +53,12 @@ enum class CudaStencilPath { none, templated, templated_symmetric, generic };
 // (CUSPARSE_SPMV_CSR_ALG2, deterministic). PERKSOLVE_CUDA_SPMV=native|vector|cusparse sets the initial
 // choice.
 enum class CudaSpmvPath { native, native_vector, cusparse };
+// How the persistent CSR CG's SpMV reads a tile of the matrix (persistent_cg.cu). staged: the tile's
+// entries are read coalesced, multiplied by the gathered p and staged in shared memory, and the merge
+// search reads the tile's row ends from shared memory (the default); per_thread: every thread reads its
+// own merge items from global memory (the first version; kept for comparison). A matrix kept whole in
+// shared memory always walks per thread.
+enum class CudaCgWalk { staged, per_thread };
 
 template <class Real>
 class CudaBackend final : public Backend<Real> {
@@ -154,6 +160,9 @@ class CudaBackend final : public Backend<Real> {
   int schedule_tail() const { return schedule_tail_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
+  // The persistent CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK=staged|per_thread sets the initial one).
+  void set_cg_walk(CudaCgWalk w) { cg_walk_ = w; }
+  CudaCgWalk cg_walk() const { return cg_walk_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
   // each in block 0 alone (0: never; benchmarks and tests; default kProgramSmallWork).
   void set_program_small_work(long items) { program_small_work_ = items; }
@@ -208,6 +217,7 @@ class CudaBackend final : public Backend<Real> {
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
+  CudaCgWalk cg_walk_ = CudaCgWalk::staged;
   long program_small_work_ = kProgramSmallWork;
   int program_cluster_ = 0;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations

@@ -6,6 +6,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,7 +69,8 @@ class CudaCsr final : public SparseMatrix<Real> {
     for (void* p : {static_cast<void*>(row_ptr), static_cast<void*>(row_block), static_cast<void*>(col), static_cast<void*>(val),
                     static_cast<void*>(send), static_cast<void*>(sendbuf), static_cast<void*>(xext), work})
       if (p) cudaFree(p);
-    if (cg_block_row) cudaFree(cg_block_row);
+    for (int* p : {cg_block_row, cg_tile_first, cg_tile_row})
+      if (p) cudaFree(p);
   }
   std::string_view backend_name() const override { return "cuda"; }
 
@@ -92,6 +94,10 @@ class CudaCsr final : public SparseMatrix<Real> {
   // the host copy cg_block_start has entries less one.
   int* cg_block_row = nullptr;
   std::vector<int> cg_block_start;
+  // Persistent CG, staged walk: block b's tiles of merge items start at the (block-local) rows
+  // cg_tile_row[cg_tile_first[b] + k], k = 0 .. its tile count (the last entry is the block's row count).
+  int* cg_tile_first = nullptr;
+  int* cg_tile_row = nullptr;
 };
 
 template <class Real>

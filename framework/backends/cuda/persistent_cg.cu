@@ -9,6 +9,13 @@
 //     equal per-thread pieces (diagonal search), so long and short rows cost the same per thread. A row cut
 //     by a thread or tile boundary is finished by adding the carried partial sums in thread order (a fixed
 //     order: the result is deterministic).
+//   - Staged walk (CudaCgWalk::staged, the default where the matrix is not cached): the tile's entries are
+//     read with coalesced loads (thread t takes entries t, t + kCgThreads, ...), multiplied by the gathered
+//     p and staged in shared memory, next to the ends of the tile's rows. The tile's first row comes from a
+//     table computed once on the host, so each thread's diagonal search runs in shared memory too. The
+//     per-thread walk then reads only shared memory. The per-thread walk over global memory (each thread
+//     loads its own 8 consecutive entries: a warp's load touches 32 sectors) stays selectable.
+//     Both walks form the same products and add them in the same order: the same bits.
 // One iteration, three device-wide barriers:
 //   A  q = A p over the block's rows, p.q partial          | barrier | p.q summed by every block
 //   B  x += alpha p, r -= alpha q, r.r partial             | barrier | r.r summed by every block
@@ -44,6 +51,7 @@ constexpr int kCgThreads = 512;
 constexpr int kCgItems = 8;  // merge items (one non-zero or one row end) per thread and tile
 constexpr int kCgTile = kCgThreads * kCgItems;
 constexpr int kCgWarps = kCgThreads / 32;
+constexpr int kCgBatch = 4;  // staged walk: entries per thread whose loads are issued together
 
 template <class Real>
 struct CgArgs {
@@ -66,21 +74,32 @@ struct CgArgs {
   int cache_p;                    // 1: p lives in shared memory (one block only: no other block gathers it)
   int cache_a;                    // 1: the block's rows of A (row ends, columns, values) live in shared memory
   int cache_a_nnz, cache_a_rows;  // capacity of the matrix cache (entries, rows)
-  int stage;                      // 1 (matrix not cached; PERKSOLVE_CUDA_CG_STAGE=1): each tile's entries are
-                                  // staged through shared memory with coalesced loads before the walk
+  const int* tile_first;          // staged walk: block b's tile k starts at row tile_row[tile_first[b] + k]
+  const int* tile_row;
 };
 
-// The merge-path row of diagonal d over nb rows and nnzb entries: the first row whose end lies at or
-// beyond (row, d - row); row i ends at entry rp[i] - rp_base. Used by the kernel (a block's rows, within a
-// tile) and by the host (the block partition over the whole matrix).
-__host__ __device__ __forceinline__ int merge_row(long d, int nb, int nnzb, const int* __restrict__ rp, int rp_base) {
-  int lo = static_cast<int>(d - nnzb > 0 ? d - nnzb : 0), hi = static_cast<int>(d < nb ? d : nb);
+// Shared memory of the staged walk: one tile's products and the ends of its rows (at most one per item).
+template <class Real>
+constexpr long kCgStagedBytes = static_cast<long>(kCgTile) * static_cast<long>(sizeof(Real)) +
+                                static_cast<long>(kCgTile + 1) * static_cast<long>(sizeof(int));
+
+// The merge-path row of diagonal d: the first row in [lo, hi) whose end lies at or beyond (row, d - row),
+// where row_end(i) is the entry at which row i ends (hi if there is none).
+template <class RowEnd>
+__host__ __device__ __forceinline__ int merge_search(long d, int lo, int hi, RowEnd row_end) {
   while (lo < hi) {
     const int mid = (lo + hi) >> 1;
-    if (rp[mid] - rp_base <= d - mid - 1) lo = mid + 1;
+    if (row_end(mid) <= d - mid - 1) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+// The same over all nb rows and nnzb entries; row i ends at entry rp[i] - rp_base. Used by the kernel (a
+// block's rows, within a tile) and by the host (the block partition and its tiles).
+__host__ __device__ __forceinline__ int merge_row(long d, int nb, int nnzb, const int* __restrict__ rp, int rp_base) {
+  return merge_search(d, static_cast<int>(d - nnzb > 0 ? d - nnzb : 0), static_cast<int>(d < nb ? d : nb),
+                      [&](int i) { return rp[i] - rp_base; });
 }
 
 __device__ __forceinline__ void device_barrier(cgrp::grid_group& grid) {
@@ -105,24 +124,26 @@ __device__ __forceinline__ double block_total(double v, double* red) {
   return total;
 }
 
-template <class Real>
+template <class Real, bool kStaged>
 __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgArgs<Real> a) {
   cgrp::grid_group grid = cgrp::this_grid();
   __shared__ double red[kCgWarps + 1];
   __shared__ Real carry_val[kCgThreads];
   __shared__ int carry_row[kCgThreads];
   __shared__ Real tile_carry_val;
-  __shared__ int tile_carry_row, tile_row0, tile_j0, tile_j1;
+  __shared__ int tile_carry_row, tile_row0;
   extern __shared__ __align__(16) unsigned char cg_dynamic[];
   Real* const cr = reinterpret_cast<Real*>(cg_dynamic);
   Real* const cq = cr + a.cache_r;
   Real* const cx = cq + a.cache_q;
   Real* const cp = cx + a.cache_x;                           // cache_p: all rows
-  // Values and columns: the block's whole matrix (cache_a) or one tile's entries (stage).
-  const int vcap = a.cache_a ? a.cache_a_nnz : a.stage ? kCgTile : 0;
+  // After the vectors: the block's whole matrix (cache_a: values, columns, row ends) or, for the staged
+  // walk, one tile's products and row ends.
   Real* const cv = cp + (a.cache_p ? a.cache_r : 0);
-  int* const cci = reinterpret_cast<int*>(cv + vcap);
-  int* const crp = cci + vcap;  // cache_a: row ends, local to the block's first entry
+  int* const cci = reinterpret_cast<int*>(cv + (a.cache_a ? a.cache_a_nnz : 0));
+  int* const crp = cci + (a.cache_a ? a.cache_a_nnz : 0);  // cache_a: row ends, local to the block's first entry
+  Real* const sprod = cv;                                  // staged: products of the tile's entries
+  int* const swin = reinterpret_cast<int*>(sprod + (kStaged ? kCgTile : 0));  // staged: ends of the tile's rows
 
   const int t = threadIdx.x;
   const int R0 = a.block_row[blockIdx.x], R1 = a.block_row[blockIdx.x + 1];
@@ -145,6 +166,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
   const int rp_base = a.cache_a ? 0 : nz0;
   const int* __restrict__ ci = a.cache_a ? cci : a.ci + nz0;
   const Real* __restrict__ v = a.cache_a ? cv : a.v + nz0;
+  const int* __restrict__ tile_rows = kStaged ? a.tile_row + a.tile_first[blockIdx.x] : nullptr;
   Real* const p = a.cache_p ? cp : a.p + R0;
   if (a.cache_p)
     for (int i = t; i < nb; i += kCgThreads) cp[i] = a.p[R0 + i];
@@ -162,45 +184,65 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     double dot = 0.0;
     if (t == 0) tile_carry_row = -1;
     __syncthreads();
-    for (long D0 = 0; D0 < items; D0 += kCgTile) {
-      long d = min(items, D0 + static_cast<long>(t) * kCgItems);
+    int tile = 0;
+    for (long D0 = 0; D0 < items; D0 += kCgTile, ++tile) {
+      const long d = min(items, D0 + static_cast<long>(t) * kCgItems);
       const long dend = min(items, d + kCgItems);
-      int i = merge_row(d, nb, nnzb, rp, rp_base);
-      int j = static_cast<int>(d - i);
+      const int steps = static_cast<int>(dend - d);
       const int in_row = tile_carry_row;  // read before the barriers below; rewritten after them
       const Real in_val = tile_carry_val;
-      if (t == 0) {
-        tile_row0 = i;
-        tile_j0 = j;
-      }
-      int jb = 0, jlimit = nnzb;  // entry e of the block is at vsrc[e - jb], e < jlimit
-      const Real* vsrc = v;
-      const int* csrc = ci;
-      if (a.stage) {
-        if (t == kCgThreads - 1) tile_j1 = static_cast<int>(dend - merge_row(dend, nb, nnzb, rp, rp_base));
-        __syncthreads();
-        jb = tile_j0;
-        jlimit = tile_j1;
-        for (int e = t; e < jlimit - jb; e += kCgThreads) {
-          cv[e] = v[jb + e];
-          cci[e] = ci[jb + e];
-        }
-        __syncthreads();
-        vsrc = cv;
-        csrc = cci;
-      }
-      const int steps = static_cast<int>(dend - d);
-      // A piece has at most kCgItems entries and row ends: load them all first (independent loads in
-      // flight), then walk the merge path over registers (shifted, so every index is static).
+      // This thread's piece: at most kCgItems entries and row ends, all loaded first (independent loads in
+      // flight), then walked over registers (shifted, so every index is static).
       Real prod[kCgItems];
       int end[kCgItems + 1];
+      int i, j;
+      if constexpr (kStaged) {
+        // The tile spans rows [row0, row1] and entries [j0, j1).
+        const int row0 = tile_rows[tile], row1 = tile_rows[tile + 1];
+        const int j0 = static_cast<int>(D0 - row0), j1 = static_cast<int>(min(items, D0 + kCgTile) - row1);
+        const int wlast = min(row1, nb - 1);
+        for (int w = t; w <= wlast - row0; w += kCgThreads) swin[w] = rp[row0 + w] - rp_base;
+        const int ne = j1 - j0;  // <= kCgTile: every entry is a merge item of the tile
+        // In batches of kCgBatch entries per thread: their loads in flight together (more would spill).
 #pragma unroll
-      for (int u = 0; u < kCgItems; ++u) {
-        const int e = j + u;
-        prod[u] = e < jlimit && u < steps ? vsrc[e - jb] * p[csrc[e - jb] - R0] : Real(0);
+        for (int u0 = 0; u0 < kCgItems; u0 += kCgBatch) {
+          int col[kCgBatch];
+          Real val[kCgBatch];
+#pragma unroll
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) {
+              col[u] = ci[j0 + e];
+              val[u] = v[j0 + e];
+            }
+          }
+#pragma unroll
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) sprod[e] = val[u] * p[col[u] - R0];
+          }
+        }
+        if (t == 0) tile_row0 = row0;
+        __syncthreads();
+        i = merge_search(d, max(row0, static_cast<int>(d - nnzb)), static_cast<int>(min(static_cast<long>(row1), d)),
+                         [&](int r) { return swin[r - row0]; });
+        j = static_cast<int>(d - i);
+#pragma unroll
+        for (int u = 0; u < kCgItems; ++u) prod[u] = u < steps && j + u < j1 ? sprod[j + u - j0] : Real(0);
+#pragma unroll
+        for (int u = 0; u <= kCgItems; ++u) end[u] = u <= steps && i + u <= wlast ? swin[i + u - row0] : nnzb;
+      } else {
+        i = merge_row(d, nb, nnzb, rp, rp_base);
+        j = static_cast<int>(d - i);
+        if (t == 0) tile_row0 = i;
+#pragma unroll
+        for (int u = 0; u < kCgItems; ++u) {
+          const int e = j + u;
+          prod[u] = e < nnzb && u < steps ? v[e] * p[ci[e] - R0] : Real(0);
+        }
+#pragma unroll
+        for (int u = 0; u <= kCgItems; ++u) end[u] = i + u < nb && u <= steps ? rp[i + u] - rp_base : nnzb;
       }
-#pragma unroll
-      for (int u = 0; u <= kCgItems; ++u) end[u] = i + u < nb && u <= steps ? rp[i + u] - rp_base : nnzb;
       Real acc = Real(0);
 #pragma unroll
       for (int s = 0; s < kCgItems; ++s) {
@@ -308,6 +350,24 @@ std::vector<int> merge_path_block_rows(const std::vector<int>& row_ptr, int bloc
   return start;
 }
 
+// The staged walk's tile table: for each block, the (block-local) first row of each of its tiles of kCgTile
+// merge items, and its row count after the last; first[b] indexes block b's entries in rows.
+void merge_path_tile_rows(const std::vector<int>& row_ptr, const std::vector<int>& block_start, std::vector<int>& first,
+                          std::vector<int>& rows) {
+  const int blocks = static_cast<int>(block_start.size()) - 1;
+  first.assign(static_cast<std::size_t>(blocks) + 1, 0);
+  rows.clear();
+  for (int b = 0; b < blocks; ++b) {
+    const int R0 = block_start[b], nb = block_start[b + 1] - R0;
+    const int nz0 = row_ptr[R0], nnzb = row_ptr[block_start[b + 1]] - nz0;
+    const long items = static_cast<long>(nb) + nnzb;
+    first[b] = static_cast<int>(rows.size());
+    for (long D = 0; D < items; D += kCgTile) rows.push_back(merge_row(D, nb, nnzb, row_ptr.data() + R0 + 1, nz0));
+    rows.push_back(nb);
+  }
+  first[blocks] = static_cast<int>(rows.size());
+}
+
 }  // namespace
 
 template <class Real>
@@ -319,7 +379,8 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   for (Field<Real>* f : {&x, &r, &p, &q}) require_vector(f->layout(), n, "persistent_cg");
   if (n <= 0 || A.ghost_cols() > 0 || req.iterations <= 0 || builder_) return res;
   PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
-  auto kernel = persistent_cg_kernel<Real>;
+  // Both walks have the same static shared memory; the walk is chosen below, with the caches.
+  auto kernel = persistent_cg_kernel<Real, false>;
 
   // Blocks: enough tiles to go round, at most what is co-resident (never over-subscribed).
   // Device attributes one by one: cudaGetDeviceProperties costs about a millisecond per call.
@@ -335,6 +396,12 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
     A.cg_block_start = merge_path_block_rows(A.host_row_ptr, static_cast<int>(blocks));
     if (A.cg_block_row) PERKSOLVE_CUDA_CHECK(cudaFree(A.cg_block_row));
     A.cg_block_row = device_copy(A.cg_block_start, stream_);
+    std::vector<int> tile_first, tile_row;
+    merge_path_tile_rows(A.host_row_ptr, A.cg_block_start, tile_first, tile_row);
+    if (A.cg_tile_first) PERKSOLVE_CUDA_CHECK(cudaFree(A.cg_tile_first));
+    if (A.cg_tile_row) PERKSOLVE_CUDA_CHECK(cudaFree(A.cg_tile_row));
+    A.cg_tile_first = device_copy(tile_first, stream_);
+    A.cg_tile_row = device_copy(tile_row, stream_);
     PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
   const std::vector<int>& start = A.cg_block_start;
@@ -351,15 +418,10 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const long per_sm_blocks = (blocks + sm_count_ - 1) / sm_count_;
   long spare = static_cast<long>(smem_per_sm) / per_sm_blocks - 1024 - static_cast<long>(attr.sharedSizeBytes);
   spare = std::min<long>(spare, static_cast<long>(smem_optin) - static_cast<long>(attr.sharedSizeBytes));
-  // The tile staging buffer comes first (unless the whole matrix is cached, decided below).
-  constexpr long kStageBytes = static_cast<long>(kCgTile) * static_cast<long>(sizeof(Real) + sizeof(int));
-  // Off by default: measured slower on large matrices (docs/perf/persistent-cg.md); PERKSOLVE_CUDA_CG_STAGE=1
-  // turns it on (tuning).
-  static const bool stage_on = [] {
-    const char* e = std::getenv("PERKSOLVE_CUDA_CG_STAGE");
-    return e && std::string(e) == "1";
-  }();
-  if (stage_on) spare -= kStageBytes;
+  // The staged walk's buffer (one tile's products and row ends) comes first, unless the whole matrix is
+  // cached (decided below), which needs no staging.
+  const bool walk_staged = cg_walk_ == CudaCgWalk::staged;
+  if (walk_staged) spare -= kCgStagedBytes<Real>;
   if (req.cache_bytes >= 0) spare = std::min<long>(spare, req.cache_bytes);
   // Priority by accesses per iteration and byte: p when one block does everything (every gather), r, A p,
   // x, then the block's rows of A (read once per iteration, 12-16 bytes per entry).
@@ -372,15 +434,16 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   budget -= cache_q;
   const long cache_x = std::min(rows_max, budget);
   budget -= cache_x;
-  // The matrix as a whole per block or not at all (values + int columns + int row ends).
+  // The matrix as a whole per block or not at all (values + int columns + int row ends); the staging
+  // buffer's bytes are free for it.
   const long a_bytes = nnz_max * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
-  // (The staging buffer's bytes are free for it: a cached matrix needs no staging.)
-  const long cache_a =
-      req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + kStageBytes >= a_bytes + 16 ? 1 : 0;
-  const long stage = cache_a || !stage_on ? 0 : 1;
+  const long freed = walk_staged ? kCgStagedBytes<Real> : 0;
+  const long cache_a = req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + freed >= a_bytes + 16 ? 1 : 0;
+  const bool staged = walk_staged && !cache_a;
+  if (staged) kernel = persistent_cg_kernel<Real, true>;
   const std::size_t smem =
       static_cast<std::size_t>(cache_r + cache_q + cache_x + (cache_p ? cache_r : 0)) * sizeof(Real) +
-      (cache_a ? static_cast<std::size_t>(a_bytes) : 0) + (stage ? kStageBytes : 0);
+      (cache_a ? static_cast<std::size_t>(a_bytes) : 0) + (staged ? static_cast<std::size_t>(kCgStagedBytes<Real>) : 0);
   PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int per_sm = 0;
   PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kCgThreads, smem));
@@ -415,7 +478,8 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   args.cache_a = static_cast<int>(cache_a);
   args.cache_a_nnz = static_cast<int>(nnz_max);
   args.cache_a_rows = static_cast<int>(rows_max);
-  args.stage = static_cast<int>(stage);
+  args.tile_first = A.cg_tile_first;
+  args.tile_row = A.cg_tile_row;
   void* params[] = {&args};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                    dim3(kCgThreads), params, smem, stream_));
