@@ -105,9 +105,17 @@ void expect_close(const FieldLayout& l, const std::vector<Real>& ref, const std:
 }
 
 // dim 3 / 2: small grid fields; dim 4: a 3D grid field with more rows than the point-wise kernels' warps
-// (97 x 61 rows > 4 blocks x 8 warps x 132 SMs: each warp walks several rows) and rows of several batches.
+// (97 x 61 rows > 4 blocks x 8 warps x 132 SMs: each warp walks several rows) and rows of several batches;
+// dim 5: a vector layout (an assembled matrix's vectors: ONE row, cut into segments, the last one partial);
+// dim 6: a few long rows with ghosts (each row cut into segments).
 FieldLayout grid_layout(int dim) {
   FieldLayout l;
+  if (dim == 5) return vector_layout(2000003);
+  if (dim == 6) {
+    l.n = {100003, 3, 1};
+    l.ghost = {2, 1, 0};
+    return l;
+  }
   if (dim == 4) {
     l.n = {300, 97, 61};
     l.ghost = {1, 1, 1};
@@ -130,10 +138,11 @@ const char* prec(float) { return " f32"; }
 template <class Real>
 void blas_ops_test() {
   REQUIRE_CUDA(Real);
-  for (int dim : {3, 2, 4}) {
+  for (int dim : {3, 2, 4, 5, 6}) {
     const FieldLayout l = grid_layout(dim);
     const long L = l.size();
-    const std::string tag = std::string(dim == 3 ? "3D" : dim == 2 ? "2D" : "3D many rows") + prec(Real());
+    const char* what[] = {"", "", "2D", "3D", "3D many rows", "vector", "2D long rows"};
+    const std::string tag = std::string(what[dim]) + prec(Real());
     const auto hp = random_host<Real>(L, 1), hq = random_host<Real>(L, 2), hx = random_host<Real>(L, 3),
                hr = random_host<Real>(L, 4);
     {

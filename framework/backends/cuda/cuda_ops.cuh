@@ -78,12 +78,22 @@ inline OwnedMap owned_map(const FieldLayout& l) {
 // one coalesced run. (The grid-stride loop over owned cells before it decoded every cell with two
 // multiply-high divisions and kept one load per operand in flight: 2.7 TB/s on an H200 whose copy reaches
 // 4.2; docs/perf/pcg-mg-work-units.md.)
+// Rows longer than the warps can share are cut into segments (a vector layout, e.g. an assembled matrix's, is
+// ONE row of n cells; walked by one warp it ran 150x slower than the operation's bandwidth at 2 M rows): a row is
+// cut when the layout has fewer than kRowWorkItems rows, into segments of whole multiples of kRowSegmentCells
+// (a multiple of 32 U for every U <= 32: the batches of a segment are those of the uncut row).
+constexpr long kRowWorkItems = 8192;
+constexpr int kRowSegmentCells = 1024;
+
 struct OwnedRows {
   int nx, ny;
   long rows;  // ny nz
   long sy, sz, origin;
   FastDivU32 div_ny;
   bool fast;  // rows < 2^32
+  int seg_len;  // cells per segment of a row (nx: rows are not cut)
+  int segs;     // segments per row
+  long items;   // rows x segs: the work items the warps share
   // Index of the first owned cell of row r, and the row's (j, k).
   __device__ __forceinline__ long start(long r, int& j, int& k) const {
     const long kk = fast ? static_cast<long>(div_ny.div(static_cast<unsigned>(r))) : r / ny;
@@ -95,8 +105,16 @@ struct OwnedRows {
 
 inline OwnedRows owned_rows(const FieldLayout& l) {
   const long rows = static_cast<long>(l.n[1]) * l.n[2];
-  return OwnedRows{l.n[0], l.n[1], rows, l.stride_y(), l.stride_z(), l.index(0, 0, 0),
-                   FastDivU32(static_cast<unsigned>(l.n[1])), rows <= 0xffffffffL};
+  const int nx = l.n[0];
+  int seg_len = nx, segs = 1;
+  if (rows > 0 && rows < kRowWorkItems && nx > kRowSegmentCells) {
+    const long want = (kRowWorkItems + rows - 1) / rows;  // segments per row
+    const long len = (nx + want - 1) / want;
+    seg_len = static_cast<int>(std::max<long>(kRowSegmentCells, (len + kRowSegmentCells - 1) / kRowSegmentCells * kRowSegmentCells));
+    segs = static_cast<int>((nx + seg_len - 1) / seg_len);
+  }
+  return OwnedRows{nx, l.n[1], rows, l.stride_y(), l.stride_z(), l.index(0, 0, 0),
+                   FastDivU32(static_cast<unsigned>(l.n[1])), rows <= 0xffffffffL, seg_len, segs, rows * segs};
 }
 
 // Cells per lane and batch: 32 bytes of every operand per lane in flight.
@@ -111,22 +129,26 @@ constexpr int row_batch() {
 constexpr int kRowBlocksPerSm = 4;
 inline int rows_grid(const OwnedRows& m, int sm_count) {
   const long warps_per_block = kThreads / 32;
-  const long want = (m.rows + warps_per_block - 1) / warps_per_block;
+  const long want = (m.items + warps_per_block - 1) / warps_per_block;
   return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(kRowBlocksPerSm) * sm_count)));
 }
 
-// Calls body(b, lim, i0, j, k) for every batch of every owned row this warp takes: the batch's cells are
+// Calls body(b, lim, i0, j, k) for every batch of every owned row segment this warp takes: the batch's cells are
 // i = i0 + 32 u (u < U; i0 starts at the lane) of row (j, k), at allocation index b + 32 u, and cell u exists when
-// 32 u < lim (= nx - i0). The body loads every operand of the U cells, then stores. (One base index and constant
-// offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
+// 32 u < lim (= the segment's end - i0). The body loads every operand of the U cells, then stores. (One base index
+// and constant offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
 template <int U, class Body>
 __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&& body) {
+  static_assert(kRowSegmentCells % (32 * U) == 0, "a segment holds whole batches");
   const int lane = static_cast<int>(threadIdx.x & 31);
   const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
-  for (long r = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; r < m.rows; r += nwarps) {
+  for (long w = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < m.items; w += nwarps) {
+    const long r = m.segs == 1 ? w : w / m.segs;
+    const int i_begin = static_cast<int>(w - r * m.segs) * m.seg_len;
+    const int i_end = min(m.nx, i_begin + m.seg_len);
     int j, k;
     const long s = m.start(r, j, k);
-    for (int i0 = lane; i0 < m.nx; i0 += 32 * U) body(s + i0, m.nx - i0, i0, j, k);
+    for (int i0 = i_begin + lane; i0 < i_end; i0 += 32 * U) body(s + i0, i_end - i0, i0, j, k);
   }
 }
 
