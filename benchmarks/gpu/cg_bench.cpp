@@ -20,7 +20,8 @@
 // Classes by the 5 vectors alone (the stencil has no matrix to read).
 //
 //   cg_bench [--out results.json] [--iterations 100] [--reps 15] [--rtol 1e-8] [--precision both|f64|f32]
-//            [--large-7 128] [--large-27 96] [--stencil-sizes 32,64] [--git-revision REV]
+//            [--large-7 128] [--large-27 96] [--stencil-sizes 32,64] [--only NAME,NAME] [--git-revision REV]
+//   --only: just these matrices and matrix-free operators (names as printed, e.g. laplace7_128; profiling)
 // Without a usable CUDA device: "SKIPPED: no CUDA device", exit 0.
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -55,6 +56,10 @@ struct Options {
   int reps = 15, large7 = 128, large27 = 96;
   std::vector<int> stencil_sizes{32, 64};
   double rtol = 1e-8;
+  std::vector<std::string> only;  // --only: these matrices / operators by name (empty: all)
+  bool wanted(const std::string& name) const {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  }
 };
 
 struct Record {
@@ -337,7 +342,7 @@ std::vector<Summary> summarize(const std::vector<R>& recs, const char* vendor, c
 int usage(const char* msg) {
   std::fprintf(stderr, "cg_bench: %s\nusage: cg_bench [--out FILE.json] [--iterations L] [--reps R] [--rtol T] "
                "[--precision both|f64|f32] [--large-7 N] [--large-27 N] [--stencil-sizes N,N,...] "
-               "[--git-revision REV]\n", msg);
+               "[--only NAME,NAME,...] [--git-revision REV]\n", msg);
   return 2;
 }
 
@@ -359,6 +364,14 @@ int main(int argc, char** argv) {
       else if (a == "--rtol") o.rtol = std::stod(v);
       else if (a == "--large-7") o.large7 = std::stoi(v);
       else if (a == "--large-27") o.large27 = std::stoi(v);
+      else if (a == "--only") {
+        for (std::size_t pos = 0; pos <= v.size();) {
+          const std::size_t end = std::min(v.find(',', pos), v.size());
+          if (end == pos) throw std::invalid_argument("name");
+          o.only.push_back(v.substr(pos, end - pos));
+          pos = end + 1;
+        }
+      }
       else if (a == "--stencil-sizes") {
         o.stencil_sizes.clear();
         std::size_t pos = 0;
@@ -399,6 +412,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, CsrMatrix>> mats = test_matrices();
   if (o.large7 > 0) mats.emplace_back(laplace7_name(o.large7), laplace7(o.large7));
   if (o.large27 > 0) mats.emplace_back(laplace27_name(o.large27), laplace27(o.large27));
+  std::erase_if(mats, [&](const auto& m) { return !o.wanted(m.first); });
 
   std::vector<Record> recs;
   std::printf("%-22s %-4s %-14s %9s %6s | %10s %10s %10s | %8s %8s | %5s %5s %5s | %5s %5s %5s %5s\n", "matrix", "prec",
@@ -440,6 +454,7 @@ int main(int argc, char** argv) {
   for (int n : o.stencil_sizes) stencil_cases.emplace_back(n, false);
   if (o.large7 > 0) stencil_cases.emplace_back(o.large7, false);
   if (o.large27 > 0) stencil_cases.emplace_back(o.large27, true);
+  std::erase_if(stencil_cases, [&](const auto& c) { return !o.wanted(c.second ? laplace27_name(c.first) : laplace7_name(c.first)); });
   std::vector<StencilRecord> srecs;
   std::printf("\nmatrix-free (constant stencil on the grid; vendor = cuSPARSE/cuBLAS CG on the assembled matrix):\n");
   std::printf("%-16s %-4s %-14s %9s %6s | %10s %10s %10s | %8s %8s | %5s %5s %5s | %5s %5s %5s\n", "operator", "prec",
