@@ -9,12 +9,11 @@
 //     equal per-thread pieces (diagonal search), so long and short rows cost the same per thread. A row cut
 //     by a thread or tile boundary is finished by adding the carried partial sums in thread order (a fixed
 //     order: the result is deterministic).
-//   - Staged walk (CudaCgWalk::staged, the default where the matrix is not cached): the tile's values and
-//     columns arrive in a shared-memory stage by cp.async (thread t copies entries t, t + kCgThreads, ...:
-//     coalesced), issued while the previous tile was walked; the products with the gathered p go to shared
-//     memory, next to the ends of the tile's rows. The tile's first row comes from a table computed once on
-//     the host, so each thread's diagonal search runs in shared memory too. The per-thread walk then reads
-//     only shared memory. The per-thread walk over global memory (each thread
+//   - Staged walk (CudaCgWalk::staged, the default where the matrix is not cached): the tile's entries are
+//     read with coalesced loads (thread t takes entries t, t + kCgThreads, ...), multiplied by the gathered
+//     p and staged in shared memory, next to the ends of the tile's rows. The tile's first row comes from a
+//     table computed once on the host, so each thread's diagonal search runs in shared memory too. The
+//     per-thread walk then reads only shared memory. The per-thread walk over global memory (each thread
 //     loads its own 8 consecutive entries: a warp's load touches 32 sectors) stays selectable.
 //     Both walks form the same products and add them in the same order: the same bits.
 // One iteration, three device-wide barriers:
@@ -36,7 +35,6 @@
 #include <string>
 #include <vector>
 
-#include "framework/backends/cuda/cp_async.cuh"
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
@@ -53,6 +51,7 @@ constexpr int kCgThreads = 512;
 constexpr int kCgItems = 8;  // merge items (one non-zero or one row end) per thread and tile
 constexpr int kCgTile = kCgThreads * kCgItems;
 constexpr int kCgWarps = kCgThreads / 32;
+constexpr int kCgBatch = 4;  // staged walk: entries per thread whose loads are issued together
 
 template <class Real>
 struct CgArgs {
@@ -79,11 +78,10 @@ struct CgArgs {
   const int* tile_row;
 };
 
-// Shared memory of the staged walk: one tile's products and the ends of its rows (at most one per item), and
-// the stage into which the next tile's values and columns are copied asynchronously.
+// Shared memory of the staged walk: one tile's products and the ends of its rows (at most one per item).
 template <class Real>
-constexpr long kCgStagedBytes = 2L * kCgTile * static_cast<long>(sizeof(Real)) +
-                                (2L * kCgTile + 1) * static_cast<long>(sizeof(int));
+constexpr long kCgStagedBytes = static_cast<long>(kCgTile) * static_cast<long>(sizeof(Real)) +
+                                static_cast<long>(kCgTile + 1) * static_cast<long>(sizeof(int));
 
 // The merge-path row of diagonal d: the first row in [lo, hi) whose end lies at or beyond (row, d - row),
 // where row_end(i) is the entry at which row i ends (hi if there is none).
@@ -144,12 +142,8 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
   Real* const cv = cp + (a.cache_p ? a.cache_r : 0);
   int* const cci = reinterpret_cast<int*>(cv + (a.cache_a ? a.cache_a_nnz : 0));
   int* const crp = cci + (a.cache_a ? a.cache_a_nnz : 0);  // cache_a: row ends, local to the block's first entry
-  // Staged walk: the products of the tile's entries, the next tile's values (stage_v), the ends of the tile's rows
-  // and the next tile's columns (stage_ci).
-  Real* const sprod = cv;
-  Real* const stage_v = sprod + (kStaged ? kCgTile : 0);
-  int* const swin = reinterpret_cast<int*>(stage_v + (kStaged ? kCgTile : 0));
-  int* const stage_ci = swin + (kStaged ? kCgTile + 1 : 0);
+  Real* const sprod = cv;                                  // staged: products of the tile's entries
+  int* const swin = reinterpret_cast<int*>(sprod + (kStaged ? kCgTile : 0));  // staged: ends of the tile's rows
 
   const int t = threadIdx.x;
   const int R0 = a.block_row[blockIdx.x], R1 = a.block_row[blockIdx.x + 1];
@@ -173,25 +167,6 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
   const int* __restrict__ ci = a.cache_a ? cci : a.ci + nz0;
   const Real* __restrict__ v = a.cache_a ? cv : a.v + nz0;
   const int* __restrict__ tile_rows = kStaged ? a.tile_row + a.tile_first[blockIdx.x] : nullptr;
-  const int tiles = static_cast<int>((items + kCgTile - 1) / kCgTile);
-  // Staged walk: cp.async of tile k's values and columns into the stage (the matrix never changes, so the first
-  // tile of the next iteration is fetched while the last one of this iteration is walked).
-  auto prefetch_tile = [&](int tk) {
-    const long D = static_cast<long>(tk) * kCgTile;
-    const int e0 = static_cast<int>(D - tile_rows[tk]);
-    const int ne = static_cast<int>(min(items, D + kCgTile) - tile_rows[tk + 1]) - e0;
-#pragma unroll
-    for (int u = 0; u < kCgItems; ++u) {
-      const int e = t + u * kCgThreads;
-      if (e < ne) {
-        cuda_detail::cp_async_elem<sizeof(Real)>(stage_v + e, v + e0 + e, true);
-        cuda_detail::cp_async_elem<sizeof(int)>(stage_ci + e, ci + e0 + e, true);
-      }
-    }
-    cuda_detail::cp_async_commit();
-  };
-  if constexpr (kStaged)
-    if (tiles > 0) prefetch_tile(0);
   Real* const p = a.cache_p ? cp : a.p + R0;
   if (a.cache_p)
     for (int i = t; i < nb; i += kCgThreads) cp[i] = a.p[R0 + i];
@@ -226,18 +201,29 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
         const int row0 = tile_rows[tile], row1 = tile_rows[tile + 1];
         const int j0 = static_cast<int>(D0 - row0), j1 = static_cast<int>(min(items, D0 + kCgTile) - row1);
         const int wlast = min(row1, nb - 1);
-        const int ne = j1 - j0;  // <= kCgTile: every entry is a merge item of the tile
-        cuda_detail::cp_async_wait<0>();
-        __syncthreads();  // the stage holds this tile's values and columns (every thread's copies)
         for (int w = t; w <= wlast - row0; w += kCgThreads) swin[w] = rp[row0 + w] - rp_base;
+        const int ne = j1 - j0;  // <= kCgTile: every entry is a merge item of the tile
+        // In batches of kCgBatch entries per thread: their loads in flight together (more would spill).
 #pragma unroll
-        for (int u = 0; u < kCgItems; ++u) {
-          const int e = t + u * kCgThreads;
-          if (e < ne) sprod[e] = stage_v[e] * p[stage_ci[e] - R0];
+        for (int u0 = 0; u0 < kCgItems; u0 += kCgBatch) {
+          int col[kCgBatch];
+          Real val[kCgBatch];
+#pragma unroll
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) {
+              col[u] = ci[j0 + e];
+              val[u] = v[j0 + e];
+            }
+          }
+#pragma unroll
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) sprod[e] = val[u] * p[col[u] - R0];
+          }
         }
         if (t == 0) tile_row0 = row0;
-        __syncthreads();  // products and row ends visible; the stage is free
-        prefetch_tile(tile + 1 < tiles ? tile + 1 : 0);
+        __syncthreads();
         i = merge_search(d, max(row0, static_cast<int>(d - nnzb)), static_cast<int>(min(static_cast<long>(row1), d)),
                          [&](int r) { return swin[r - row0]; });
         j = static_cast<int>(d - i);
@@ -342,7 +328,6 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
     }
     if (k < last) device_barrier(grid);  // the next SpMV gathers p from every block
   }
-  if constexpr (kStaged) cuda_detail::cp_async_wait<0>();  // the prefetch for an iteration that does not come
   __syncthreads();
   for (int i = t; i < kr; i += kCgThreads) gr[i] = cr[i];
   for (int i = t; i < kx; i += kCgThreads) gx[i] = cx[i];
@@ -433,10 +418,9 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const long per_sm_blocks = (blocks + sm_count_ - 1) / sm_count_;
   long spare = static_cast<long>(smem_per_sm) / per_sm_blocks - 1024 - static_cast<long>(attr.sharedSizeBytes);
   spare = std::min<long>(spare, static_cast<long>(smem_optin) - static_cast<long>(attr.sharedSizeBytes));
-  // The staged walk's buffers (a tile's products and row ends, the next tile's stage) come first, unless the
-  // whole matrix is cached (decided below), which needs no staging; where they do not fit (e.g. three or more
-  // blocks per SM) the block walks per thread.
-  const bool walk_staged = cg_walk_ == CudaCgWalk::staged && spare >= kCgStagedBytes<Real>;
+  // The staged walk's buffer (one tile's products and row ends) comes first, unless the whole matrix is
+  // cached (decided below), which needs no staging.
+  const bool walk_staged = cg_walk_ == CudaCgWalk::staged;
   if (walk_staged) spare -= kCgStagedBytes<Real>;
   if (req.cache_bytes >= 0) spare = std::min<long>(spare, req.cache_bytes);
   // Priority by accesses per iteration and byte: p when one block does everything (every gather), r, A p,
