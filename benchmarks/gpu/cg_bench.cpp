@@ -29,7 +29,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -404,9 +403,9 @@ int main(int argc, char** argv) {
   const double l2 = static_cast<double>(prop.l2CacheSize);
   std::printf("cg_bench on %s (L2 %.0f MB), L = %ld iterations per sample, %d samples\n", prop.name, l2 / 1e6,
               o.iterations, o.reps);
-  // The persistent CSR CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK selects it).
-  const char* walk_env = std::getenv("PERKSOLVE_CUDA_CG_WALK");
-  const std::string cg_walk = walk_env ? walk_env : "staged";
+  // The persistent CSR CG's SpMV walk, as the backends of this run take it (PERKSOLVE_CUDA_CG_WALK).
+  const std::string cg_walk =
+      CudaBackend<double>(MPI_COMM_WORLD).cg_walk() == CudaCgWalk::staged ? "staged" : "per_thread";
   std::printf("persistent CSR CG walk: %s\n", cg_walk.c_str());
 
   std::vector<std::pair<std::string, CsrMatrix>> mats = test_matrices();

@@ -124,6 +124,17 @@ double max_rel_diff(CudaBackend<Real>& be, const Field<Real>& a, const Field<Rea
   return diff / norm;
 }
 
+// A persistent CG case: spd_block(n, dense), the on-chip budget (PersistentCgRequest::cache_bytes) and a block limit.
+struct CgCase {
+  int n, dense;
+  long cache_bytes;
+  int max_blocks;
+  std::string label() const {
+    return "n " + std::to_string(n) + " dense " + std::to_string(dense) + " cache_bytes " + std::to_string(cache_bytes) +
+           " max_blocks " + std::to_string(max_blocks);
+  }
+};
+
 template <class Real>
 void persistent_matches_operations() {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
@@ -132,17 +143,11 @@ void persistent_matches_operations() {
   // invariants: the recursive residual stays b - A x and the reported r.r is r.r.
   const double tol = sizeof(Real) == 8 ? 1e-10 : 2e-4;
   const long compare = 3, longer = 40;
-  struct Case {
-    int n, dense;
-    long cache_bytes;
-    int max_blocks;
-  };
   // 6^3: one block; 24^3 with arrow rows: rows longer than a tile (4096 merge items), 1 / 3 / all blocks;
   // caches off, 2 KB (a few rows of r), and everything that fits.
-  for (const Case c : {Case{6, 0, -1, 0}, Case{24, 2, -1, 0}, Case{24, 2, 0, 0}, Case{24, 2, 2048, 3},
-                       Case{24, 0, -1, 1}, Case{24, 1, 0, 1}, Case{40, 0, -1, 0}, Case{40, 0, 4096, 0}}) {
-    SCOPED_TRACE("n " + std::to_string(c.n) + " dense " + std::to_string(c.dense) + " cache_bytes " +
-                 std::to_string(c.cache_bytes) + " max_blocks " + std::to_string(c.max_blocks));
+  for (const CgCase c : {CgCase{6, 0, -1, 0}, CgCase{24, 2, -1, 0}, CgCase{24, 2, 0, 0}, CgCase{24, 2, 2048, 3},
+                       CgCase{24, 0, -1, 1}, CgCase{24, 1, 0, 1}, CgCase{40, 0, -1, 0}, CgCase{40, 0, 4096, 0}}) {
+    SCOPED_TRACE(c.label());
     const CsrBlock blk = spd_block(c.n, c.dense, 11 + c.n);
     auto A = gpu->create_sparse_matrix(blk);
     CgVectors<Real> ref, per;
@@ -189,14 +194,9 @@ TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operation
 template <class Real>
 void staged_walk_matches_per_thread_walk() {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
-  struct Case {
-    int n, dense;
-    long cache_bytes;
-    int max_blocks;
-  };
-  for (const Case c : {Case{24, 2, 0, 0}, Case{24, 2, 2048, 3}, Case{24, 1, 0, 1}, Case{40, 0, 0, 0}, Case{40, 0, 4096, 5}}) {
-    SCOPED_TRACE("n " + std::to_string(c.n) + " dense " + std::to_string(c.dense) + " cache_bytes " +
-                 std::to_string(c.cache_bytes) + " max_blocks " + std::to_string(c.max_blocks));
+  for (const CgCase c :
+       {CgCase{24, 2, 0, 0}, CgCase{24, 2, 2048, 3}, CgCase{24, 1, 0, 1}, CgCase{40, 0, 0, 0}, CgCase{40, 0, 4096, 5}}) {
+    SCOPED_TRACE(c.label());
     const CsrBlock blk = spd_block(c.n, c.dense, 31 + c.n);
     auto A = gpu->create_sparse_matrix(blk);
     CgVectors<Real> walk[2];

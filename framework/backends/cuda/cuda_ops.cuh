@@ -88,10 +88,9 @@ constexpr int kRowSegmentCells = 1024;
 
 struct OwnedRows {
   int nx, ny;
-  long rows;  // ny nz
   long sy, sz, origin;
   FastDivU32 div_ny;
-  bool fast;  // rows < 2^32
+  bool fast;  // ny nz < 2^32
   int seg_len;  // cells per segment of a row (nx: rows are not cut)
   int segs;     // segments per row
   long items;   // rows x segs: the work items the warps share
@@ -114,7 +113,7 @@ inline OwnedRows owned_rows(const FieldLayout& l) {
     seg_len = static_cast<int>(std::max<long>(kRowSegmentCells, (len + kRowSegmentCells - 1) / kRowSegmentCells * kRowSegmentCells));
     segs = static_cast<int>((nx + seg_len - 1) / seg_len);
   }
-  return OwnedRows{nx, l.n[1], rows, l.stride_y(), l.stride_z(), l.index(0, 0, 0),
+  return OwnedRows{nx, l.n[1], l.stride_y(), l.stride_z(), l.index(0, 0, 0),
                    FastDivU32(static_cast<unsigned>(l.n[1])), rows <= 0xffffffffL, seg_len, segs, rows * segs};
 }
 

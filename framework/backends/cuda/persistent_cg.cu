@@ -419,8 +419,9 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   long spare = static_cast<long>(smem_per_sm) / per_sm_blocks - 1024 - static_cast<long>(attr.sharedSizeBytes);
   spare = std::min<long>(spare, static_cast<long>(smem_optin) - static_cast<long>(attr.sharedSizeBytes));
   // The staged walk's buffer (one tile's products and row ends) comes first, unless the whole matrix is
-  // cached (decided below), which needs no staging.
-  const bool walk_staged = cg_walk_ == CudaCgWalk::staged;
+  // cached (decided below), which needs no staging; where it does not fit a block's share of the SM, the
+  // block walks per thread.
+  const bool walk_staged = cg_walk_ == CudaCgWalk::staged && spare >= kCgStagedBytes<Real>;
   if (walk_staged) spare -= kCgStagedBytes<Real>;
   if (req.cache_bytes >= 0) spare = std::min<long>(spare, req.cache_bytes);
   // Priority by accesses per iteration and byte: p when one block does everything (every gather), r, A p,
