@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
-  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, true>(pa, [&](long t, const Real* src, Real* dst) {
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
     // After each item: the ghosts of the new iterate whose source cells are in it.
     auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
       perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);

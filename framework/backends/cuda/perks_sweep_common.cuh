@@ -149,34 +149,14 @@ struct PerksLoopEnd {
 // dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored); then the
 // block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold. The sweep
 // fills the ghosts whose sources it wrote (perks_fill_box_ghosts); the constant ones are written here first.
-//
-// kParityCopies: the loop body is written out twice, for even and odd sweeps, so that each copy reads its
-// source and destination as fixed kernel parameters (pa.buf[0] / pa.buf[1]) rather than as pointers chosen at
-// run time. The per-sweep kernel takes them from the parameter bank too. With run-time pointers, the pipelined
-// kernel kept them (and the sweep counter) in uniform registers across its plane loop and reloaded more stencil
-// coefficients per plane: 13-15 % more instructions per sweep than the per-sweep kernel of the same tile
-// (docs/perf/perks.md, "Two copies of the sweep loop"). Costs a second copy of the sweep body in the binary.
 template <bool kJacobi, int NT, class Real, class Sweep>
-__device__ __forceinline__ bool perks_one_sweep(const PerksArgs<Real>& pa, PerksLoopEnd& e, Sweep& sweep, const Real* src,
-                                                Real* dst) {
-  const double rsum = sweep(e.done, src, dst);
-  if constexpr (kJacobi) perks_store_block_partial<NT>(pa, e.done, rsum);
-  e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
-  ++e.done;
-  return e.done < pa.sweeps && !e.stopped;
-}
-template <bool kJacobi, int NT, bool kParityCopies = false, class Real, class Sweep>
 __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
   perks_fill_constant_ghosts(pa);
   PerksLoopEnd e;
-  if constexpr (kParityCopies) {
-    if (pa.sweeps > 0)
-      while (perks_one_sweep<kJacobi, NT>(pa, e, sweep, pa.buf[0], pa.buf[1]) &&
-             perks_one_sweep<kJacobi, NT>(pa, e, sweep, pa.buf[1], pa.buf[0])) {
-      }
-  } else {
-    while (e.done < pa.sweeps && !e.stopped)
-      perks_one_sweep<kJacobi, NT>(pa, e, sweep, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
+  for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
+    const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
+    if constexpr (kJacobi) perks_store_block_partial<NT>(pa, e.done, rsum);
+    e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
   }
   return e;
 }
