@@ -37,7 +37,7 @@ constexpr int pipelined_min_blocks() {
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
-    perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
+    perks_pipelined_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
@@ -47,11 +47,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
-    // After each item: the ghosts of the new iterate whose source cells are in it, out of line (only items near
-    // a face with non-constant ghosts make the call).
+    // After each item: the ghosts of the new iterate whose source cells are in it.
     auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
-      if (perks_box_may_source_ghosts<DIM == 3>(pa, x0, xe, y0, ye, s0, len))
-        perks_fill_box_ghosts_call<C::NT, DIM == 3>(&pa, t, x0, xe, y0, ye, s0, len);
+      perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
     };
     return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe,
                                                item_ghosts);

@@ -20,7 +20,6 @@
 #pragma once
 
 #include <climits>
-#include <limits>
 #include <type_traits>
 
 #include "framework/backends/cuda/perks_model.hpp"
@@ -262,26 +261,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
 }
 
 // Fills the kernel arguments both PERKS kernels share (buffers, faces, stopping test, boundary mirrors).
-// PerksArgs::ghost_lo / ghost_hi from the layout and faces: the nearness test of face_box_ghosts (a box within
-// ghost + 1 cells of a face) where that face has a ghost that is not constant.
-template <class Real>
-void perks_ghost_limits(const FieldLayout& l, const cuda_ops::FaceSet<Real>& fs, int (&lo)[3], int (&hi)[3]) {
-  for (int b = 0; b < 3; ++b) {
-    lo[b] = std::numeric_limits<int>::min();
-    hi[b] = std::numeric_limits<int>::max();
-    for (int s = 0; s < 2; ++s) {
-      if (!fs.has[b][s]) continue;
-      bool varying = false;
-      for (int d = 0; d < l.ghost[b]; ++d) varying |= !boundary_rule::ghost_is_constant(fs.rule[b][s], d);
-      if (!varying) continue;
-      if (s == 0)
-        lo[b] = l.ghost[b];
-      else
-        hi[b] = l.n[b] - l.ghost[b] - 1;
-    }
-  }
-}
-
 template <class Real, int DIM>
 void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   const FieldLayout& l = pr.base.layout;
@@ -303,7 +282,6 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   for (int ax = 0; ax < 3; ++ax)
     for (int sd = 0; sd < 2; ++sd)
       pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
-  perks_ghost_limits(l, pr.faces, pa.ghost_lo, pa.ghost_hi);
   pa.stop = pr.stop;
   pa.partials = pr.base.partials;
   pa.result = pr.result_dev;

@@ -30,10 +30,6 @@ struct PerksArgs {
                                // always written to global memory: the boundary rule mirrors them into ghosts
   LoopStop stop;     // Jacobi: test the thresholds at iterations first + t that are checks
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
-  // A box of owned cells [lo, hi) (layout axes) can be the source of a non-constant ghost only where, on some
-  // axis b, lo[b] <= ghost_lo[b] or hi[b] >= ghost_hi[b] (INT_MIN / INT_MAX where that face has none): the
-  // nearness test of face_box_ghosts with the faces' rules folded in (perks_ghost_limits, on the host).
-  int ghost_lo[3], ghost_hi[3];
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
@@ -119,31 +115,6 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
   const Real* const f = pa.alloc[(t + 1) & 1];
   perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
-}
-
-// Whether the box can be the source of a non-constant ghost (PerksArgs::ghost_lo / ghost_hi); same box
-// arguments as perks_fill_box_ghosts. A cheap test that needs six parameters, where face_box_ghosts needs the
-// whole layout and face set.
-template <bool D3, class Real>
-__device__ __forceinline__ bool perks_box_may_source_ghosts(const PerksArgs<Real>& pa, int x0, int xe, int y0, int ye,
-                                                            int s0, int len) {
-  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
-  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
-  bool near = false;
-#pragma unroll
-  for (int b = 0; b < 3; ++b) near |= lo[b] <= pa.ghost_lo[b] || hi[b] >= pa.ghost_hi[b];
-  return near;
-}
-// perks_fill_box_ghosts as a real call, for kernels whose plane loop is tight on uniform registers (the pipelined
-// kernel): inlined into the item loop, the fill's reads of the layout and face set (loop invariants) were kept
-// in uniform registers across the plane loop, which then reloaded stencil coefficients from the parameter bank
-// every plane: 13-15 % more instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "The ghost fill
-// out of line"). pa must point at a __grid_constant__ kernel parameter (its address, no local copy). Called by
-// every thread of the block with the same box (it synchronises the block).
-template <int NT, bool D3, class Real>
-__device__ __noinline__ void perks_fill_box_ghosts_call(const PerksArgs<Real>* pa, long t, int x0, int xe, int y0,
-                                                        int ye, int s0, int len) {
-  perks_fill_box_ghosts<NT, D3>(*pa, t, x0, xe, y0, ye, s0, len);
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
