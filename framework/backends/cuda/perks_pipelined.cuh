@@ -1,8 +1,9 @@
 // The pipelined PERKS kernel (issue 6): the per-sweep streaming kernel's pipeline (stream_sweep in
 // stencil_kernels.cuh: its wide tile, 16-byte / bulk row copies, dynamic short items, 1024 threads where the
 // per-sweep kernel has them) run for every sweep inside ONE cooperative kernel, with the step between sweeps of
-// the other PERKS kernels (one device-wide barrier and the Jacobi residual test); after each item the block fills
-// the boundary ghosts whose source cells are in it.
+// the other PERKS kernels (one device-wide barrier and the Jacobi residual test). Where some boundary ghost is not
+// constant, a second device-wide barrier and a face phase of the whole grid (perks_fill_faces_call, out of line)
+// follow each sweep's items.
 //
 //  * Nothing is cached between sweeps: on domains far larger than the on-chip memory the cached share f is a
 //    few per cent, and the cached streaming kernel (perks_stencil.cuh) gives up more than 1/(1-f) by running
@@ -37,7 +38,7 @@ constexpr int pipelined_min_blocks() {
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
-    perks_pipelined_kernel(const PerksArgs<Real> pa) {
+    perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
@@ -47,12 +48,15 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
-    // After each item: the ghosts of the new iterate whose source cells are in it.
-    auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
-      perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
-    };
-    return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe,
-                                               item_ghosts);
+    const double rsum =
+        stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
+    // The ghosts of the new iterate: a face phase of the whole grid, out of line (perks_fill_faces_call), where
+    // some ghost is not constant (the constant ones are written once, perks_fill_constant_ghosts).
+    if (pa.varying_ghosts) {
+      cooperative_groups::this_grid().sync();
+      perks_fill_faces_call(&pa, t);
+    }
+    return rsum;
   });
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
   // buf[(end.done - 1) & 1]) is whole.

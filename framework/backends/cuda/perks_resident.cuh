@@ -282,6 +282,11 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   for (int ax = 0; ax < 3; ++ax)
     for (int sd = 0; sd < 2; ++sd)
       pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
+  pa.varying_ghosts = false;
+  for (int ax = 0; ax < 3; ++ax)
+    for (int sd = 0; sd < 2; ++sd)
+      for (int d = 0; d < l.ghost[ax] && pr.faces.has[ax][sd]; ++d)
+        pa.varying_ghosts |= !boundary_rule::ghost_is_constant(pr.faces.rule[ax][sd], d);
   pa.stop = pr.stop;
   pa.partials = pr.base.partials;
   pa.result = pr.result_dev;

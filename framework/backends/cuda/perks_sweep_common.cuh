@@ -30,6 +30,7 @@ struct PerksArgs {
                                // always written to global memory: the boundary rule mirrors them into ghosts
   LoopStop stop;     // Jacobi: test the thresholds at iterations first + t that are checks
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
+  bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
@@ -115,6 +116,21 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
   const Real* const f = pa.alloc[(t + 1) & 1];
   perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
+}
+
+// Every ghost of the new iterate of sweep t, by all blocks of the grid (after a device-wide barrier: the
+// sources are other blocks' outputs). Out of line on purpose: the pipelined kernel calls it once per sweep, after
+// its item loop. Inlined into the sweep loop, the layout and face set it reads (loop invariants) were held in
+// uniform registers across the plane loop, which then reloaded stencil coefficients every plane: 13-15 % more
+// instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its plane loop is
+// slower"). pa points at the kernel's __grid_constant__ parameter (its address needs no local copy).
+template <class Real>
+__device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, long t) {
+  Real* const f = pa->alloc[(t + 1) & 1];
+  const long total = pa->faces.total();
+  const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
+    cuda_ops::fill_face_ghost(f, pa->layout, pa->faces, g);
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
