@@ -124,13 +124,17 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
 // uniform registers across the plane loop, which then reloaded stencil coefficients every plane: 13-15 % more
 // instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its plane loop is
 // slower"). pa points at the kernel's __grid_constant__ parameter (its address needs no local copy).
+// The layout and face set are copied once per call: read through the pointer in the loop, every ghost cell
+// reloaded their fields (the stores to f may alias them), ~1700 instructions per cell in 2D (run 6).
 template <class Real>
 __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, long t) {
-  Real* const f = pa->alloc[(t + 1) & 1];
-  const long total = pa->faces.total();
+  Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
+  const FieldLayout l = pa->layout;
+  const cuda_ops::FaceSet<Real> fs = pa->faces;
+  const long total = fs.total();
   const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
   for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
-    cuda_ops::fill_face_ghost(f, pa->layout, pa->faces, g);
+    cuda_ops::fill_face_ghost(f, l, fs, g);
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
