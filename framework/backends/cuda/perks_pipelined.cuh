@@ -1,9 +1,8 @@
 // The pipelined PERKS kernel (issue 6): the per-sweep streaming kernel's pipeline (stream_sweep in
 // stencil_kernels.cuh: its wide tile, 16-byte / bulk row copies, dynamic short items, 1024 threads where the
 // per-sweep kernel has them) run for every sweep inside ONE cooperative kernel, with the step between sweeps of
-// the other PERKS kernels (one device-wide barrier and the Jacobi residual test). Where some boundary ghost is not
-// constant, a second device-wide barrier and a face phase of the whole grid (perks_fill_faces_call, out of line)
-// follow each sweep's items.
+// the other PERKS kernels (one device-wide barrier and the Jacobi residual test). The boundary ghosts of the new
+// iterate are written either in a face phase after the sweep's items or per item (pipelined_face_phase).
 //
 //  * Nothing is cached between sweeps: on domains far larger than the on-chip memory the cached share f is a
 //    few per cent, and the cached streaming kernel (perks_stencil.cuh) gives up more than 1/(1-f) by running
@@ -36,6 +35,17 @@ constexpr int pipelined_min_blocks() {
   return cap ? 2 : T::MINB;
 }
 
+// Where the boundary ghosts of each sweep's new iterate are written (measured on the H200, fp64, large domains,
+// docs/perf/perks.md "Pipelined kernel: why its plane loop is slower"):
+//  * a face phase after the sweep's items (a second device-wide barrier, then all blocks; perks_fill_faces_call,
+//    out of line) for 3D and for 2D radius >= 5. Inlined into the item loop, the per-item fill's loop invariants
+//    held uniform registers across the plane loop, which then reloaded the coefficients every plane: 13 % more
+//    instructions per sweep than the per-sweep kernel (3d27pt 0.96 -> 1.03 of the per-sweep path, 2ds25pt 0.96 ->
+//    1.28, 2d21pt 0.94 -> 0.97);
+//  * per item, inline, by the block that wrote the item (perks_fill_box_ghosts) for 2D radius <= 4, where the
+//    phase's barrier and fill cost more than they save (2d13pt 1.03 -> 0.94, 2d25pt 0.98 -> 0.90 with the phase).
+constexpr bool pipelined_face_phase(int dim, int radius) { return dim == 3 || radius >= 5; }
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
     perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
@@ -48,15 +58,23 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
-    const double rsum =
-        stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, reinterpret_cast<Real*>(pipelined_smem), bars, pipe);
-    // The ghosts of the new iterate: a face phase of the whole grid, out of line (perks_fill_faces_call), where
-    // some ghost is not constant (the constant ones are written once, perks_fill_constant_ghosts).
-    if (pa.varying_ghosts) {
-      cooperative_groups::this_grid().sync();
-      perks_fill_faces_call(&pa, t);
+    Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
+    if constexpr (pipelined_face_phase(DIM, RADIUS)) {
+      const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe);
+      // The ghosts of the new iterate: a face phase of the whole grid, out of line, where some ghost is not
+      // constant (the constant ones are written once, perks_fill_constant_ghosts).
+      if (pa.varying_ghosts) {
+        cooperative_groups::this_grid().sync();
+        perks_fill_faces_call(&pa, t);
+      }
+      return rsum;
+    } else {
+      // After each item: the ghosts of the new iterate whose source cells are in it.
+      auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
+        perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
+      };
+      return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe, item_ghosts);
     }
-    return rsum;
   });
   // Every output went to global memory: after a Jacobi stop the kept iterate (the stopping sweep's input,
   // buf[(end.done - 1) & 1]) is whole.
