@@ -38,13 +38,14 @@ constexpr int pipelined_min_blocks() {
 // Where the boundary ghosts of each sweep's new iterate are written (measured on the H200, fp64, large domains,
 // docs/perf/perks.md "Pipelined kernel: why its plane loop is slower"):
 //  * a face phase after the sweep's items (a second device-wide barrier, then all blocks; perks_fill_faces_call,
-//    out of line) for 3D and for 2D radius >= 5. Inlined into the item loop, the per-item fill's loop invariants
-//    held uniform registers across the plane loop, which then reloaded the coefficients every plane: 13 % more
-//    instructions per sweep than the per-sweep kernel (3d27pt 0.96 -> 1.03 of the per-sweep path, 2ds25pt 0.96 ->
-//    1.28, 2d21pt 0.94 -> 0.97);
-//  * per item, inline, by the block that wrote the item (perks_fill_box_ghosts) for 2D radius <= 4, where the
-//    phase's barrier and fill cost more than they save (2d13pt 1.03 -> 0.94, 2d25pt 0.98 -> 0.90 with the phase).
-constexpr bool pipelined_face_phase(int dim, int radius) { return dim == 3 || radius >= 5; }
+//    out of line) for 3D radius 1 and 2D radius >= 5. Inlined into the item loop, the per-item fill's loop
+//    invariants held uniform registers across the plane loop, which then reloaded the coefficients every plane: 13 %
+//    more instructions per sweep than the per-sweep kernel (3d27pt 0.95 -> 1.01-1.03 of the per-sweep path,
+//    2ds25pt 0.96 -> 1.27, 2d21pt 0.94 -> 0.97);
+//  * per item, inline, by the block that wrote the item (perks_fill_box_ghosts) for 2D radius <= 4 and 3D
+//    radius >= 2, where the phase's barrier and fill cost more than they save (with the phase: 2d13pt 1.03 -> 0.94,
+//    2d25pt 0.98 -> 0.90, 3d13pt fp64 at 297^3 1.00 -> 0.94).
+constexpr bool pipelined_face_phase(int dim, int radius) { return dim == 3 ? radius == 1 : radius >= 5; }
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
