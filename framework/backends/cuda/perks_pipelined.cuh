@@ -36,7 +36,7 @@ constexpr int pipelined_min_blocks() {
 }
 
 // Where the boundary ghosts of each sweep's new iterate are written (measured on the H200, fp64, large domains,
-// docs/perf/perks.md "Pipelined kernel: why its plane loop is slower"):
+// docs/perf/perks.md "Pipelined kernel: why its plane loop was slower"):
 //  * a face phase after the sweep's items (a second device-wide barrier, then all blocks; perks_fill_faces_call,
 //    out of line) for 3D radius 1 and 2D radius >= 5. Inlined into the item loop, the per-item fill's loop
 //    invariants held uniform registers across the plane loop, which then reloaded the coefficients every plane: 13 %

@@ -118,14 +118,15 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
 }
 
-// Every ghost of the new iterate of sweep t, by all blocks of the grid (after a device-wide barrier: the
-// sources are other blocks' outputs). Out of line on purpose: the pipelined kernel calls it once per sweep, after
-// its item loop. Inlined into the sweep loop, the layout and face set it reads (loop invariants) were held in
-// uniform registers across the plane loop, which then reloaded stencil coefficients every plane: 13-15 % more
-// instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its plane loop is
-// slower"). pa points at the kernel's __grid_constant__ parameter (its address needs no local copy).
-// The layout and face set are copied once per call: read through the pointer in the loop, every ghost cell
-// reloaded their fields (the stores to f may alias them), ~1700 instructions per cell in 2D (run 6).
+// Every ghost of the new iterate of sweep t, by all blocks of the grid (the caller puts a device-wide barrier
+// before it: the sources are other blocks' outputs). Out of line on purpose, called once per sweep after the item
+// loop (the pipelined kernel's face phase, pipelined_face_phase): the per-item fill inlined into the item loop
+// kept the layout and face set fields it reads (loop invariants) in uniform registers across the plane loop, which
+// then reloaded stencil coefficients every plane, 13-15 % more instructions per sweep than the per-sweep kernel
+// (docs/perf/perks.md, "Pipelined kernel: why its plane loop was slower"). pa points at the kernel's
+// __grid_constant__ parameter (its address needs no local copy). The layout and face set are copied once per
+// call: read through the pointer inside the loop, every ghost cell reloaded their fields (the stores to f may
+// alias them), ~1700 instructions per cell in 2D (benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
 template <class Real>
 __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, long t) {
   Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
@@ -168,7 +169,8 @@ struct PerksLoopEnd {
 // The sweep loop of every PERKS stencil kernel: sweep(t, src, dst) runs sweep t of the block (src = buf[t & 1],
 // dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored); then the
 // block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold. The sweep
-// fills the ghosts whose sources it wrote (perks_fill_box_ghosts); the constant ones are written here first.
+// fills the ghosts whose sources it wrote (perks_fill_box_ghosts) or, in the pipelined kernel's face phase, all
+// of them (perks_fill_faces_call); the constant ones are written here first.
 template <bool kJacobi, int NT, class Real, class Sweep>
 __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
   perks_fill_constant_ghosts(pa);
