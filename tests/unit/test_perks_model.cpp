@@ -170,6 +170,12 @@ TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
   EXPECT_NEAR(small, (small_stream + d.kernel_boundary) / (small_stream + kPerksBarriersPerSweep * d.barrier + d.latency),
               1e-12);
   EXPECT_LT(small, 0.75);  // 0.71 with one barrier per sweep
+  // A face phase of its own (a second barrier per sweep) costs one more barrier.
+  const double phase = plan_perks_pipelined(d, dom, kPerksBarriersPerSweep + 1.0).predicted_speedup;
+  EXPECT_NEAR(phase,
+              (small_stream + d.kernel_boundary) / (small_stream + (kPerksBarriersPerSweep + 1.0) * d.barrier + d.latency),
+              1e-12);
+  EXPECT_LT(phase, small);
 }
 
 }  // namespace

@@ -123,14 +123,17 @@ inline PerksPlan plan_perks(const PerksDeviceModel& dev, const PerksTileModel& t
 }
 
 // The pipelined kernel (perks_pipelined.cuh): the per-sweep kernel's pipeline, nothing cached (f = 0). It
-// moves the per-sweep kernel's bytes at its rate and trades a kernel boundary for a device-wide barrier and a
-// pipeline refill per sweep:  speed-up = (B / W + t_boundary) / (B / W + t_barrier + latency).
-inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDomainModel& dom) {
+// moves the per-sweep kernel's bytes at its rate and trades a kernel boundary for `barriers` device-wide barriers
+// and a pipeline refill per sweep:  speed-up = (B / W + t_boundary) / (B / W + barriers t_barrier + latency).
+// barriers: kPerksBarriersPerSweep, plus one where the kernel fills the faces in a phase of their own
+// (pipelined_face_phase). The fill itself is left out on both sides (the per-sweep path's boundary kernel).
+inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDomainModel& dom,
+                                      double barriers = kPerksBarriersPerSweep) {
   PerksPlan p;
   p.cached_fraction = 0.0;
   if (dom.bytes_per_sweep > 0 && dev.bandwidth > 0) {
     const double stream = dom.bytes_per_sweep / dev.bandwidth;
-    p.predicted_speedup = (stream + dev.kernel_boundary) / (stream + kPerksBarriersPerSweep * dev.barrier + dev.latency);
+    p.predicted_speedup = (stream + dev.kernel_boundary) / (stream + barriers * dev.barrier + dev.latency);
   }
   return p;
 }

@@ -112,7 +112,8 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   PerksDomainModel dom;
   dom.cells = static_cast<double>(pa.s.nx) * pa.s.ny * pa.s.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const PerksPlan plan = plan_perks_pipelined(pr.device, dom);
+  const bool face_phase = pipelined_face_phase(S.dim, S.radius) && pa.varying_ghosts;
+  const PerksPlan plan = plan_perks_pipelined(pr.device, dom, kPerksBarriersPerSweep + (face_phase ? 1.0 : 0.0));
   out.cached_fraction = 0.0;
   out.model_speedup = plan.predicted_speedup;
   return out;
