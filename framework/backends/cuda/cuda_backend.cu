@@ -184,9 +184,7 @@ __global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, boundary_ru
 // All physical faces in one launch (the composed rule of grid_point_ops.cuh).
 template <class Real>
 __global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs) {
-  const long total = fs.total();
-  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += static_cast<long>(gridDim.x) * blockDim.x)
-    fill_face_ghost(f, l, fs, t);
+  cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long t) { fill_face_ghost(f, l, fs, t); });
 }
 
 template <class Real>

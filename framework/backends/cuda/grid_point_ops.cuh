@@ -179,6 +179,46 @@ __device__ __forceinline__ void fill_constant_face_ghost(Real* __restrict__ f, c
   f[l.index(idx[0], idx[1], idx[2])] = face_ghost_value(fs, dist, side, restart, Real(0));
 }
 
+// Every ghost cell of a face set by all threads of the grid (grid-stride): per_cell(t) for 0 <= t < total, where
+// t numbers the ghost cells as the slabs do (fill_face_ghost, fill_constant_face_ghost).
+template <class PerCell>
+__device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&& per_cell) {
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += stride) per_cell(t);
+}
+
+// Host side: which kinds of ghost a face fill writes (a kernel that writes the two kinds at different times asks
+// which it has).
+// Whether every ghost that a face fill writes takes its value from an owned cell or is a constant: true when
+// every axis with ghosts has physical faces on both sides. Where an axis has a halo (MPI, or a fill of some
+// faces only), the fill also writes the cells beyond the physical face inside that halo, from halo cells.
+template <class Real>
+bool face_fill_reads_owned_cells_only(const FieldLayout& l, const FaceSet<Real>& fs) {
+  for (int b = 0; b < 3; ++b)
+    if (l.ghost[b] > 0 && !(fs.has[b][0] && fs.has[b][1])) return false;
+  return true;
+}
+// Whether some ghost of the face fill is a constant (boundary_rule::ghost_is_constant), and whether some takes its
+// value from a source cell.
+template <class Real>
+bool face_fill_has_constant_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
+  for (int b = 0; b < 3; ++b)
+    for (int side = 0; side < 2; ++side)
+      if (fs.has[b][side])
+        for (int d = 0; d < l.ghost[b]; ++d)
+          if (boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
+  return false;
+}
+template <class Real>
+bool face_fill_has_sourced_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
+  for (int b = 0; b < 3; ++b)
+    for (int side = 0; side < 2; ++side)
+      if (fs.has[b][side])
+        for (int d = 0; d < l.ghost[b]; ++d)
+          if (!boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
+  return false;
+}
+
 // ---- boundary faces by source box ----------------------------------------------------------------------
 // The ghost cells of a FaceSet whose value comes from an owned cell inside the box [lo, hi) (owned
 // coordinates). A block that has just written the box fills them itself, so the faces need no phase (and no

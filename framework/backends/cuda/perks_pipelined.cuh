@@ -46,6 +46,12 @@ constexpr int pipelined_min_blocks() {
 //    radius >= 2, where the phase's barrier and fill cost more than they save (with the phase: 2d13pt 1.03 -> 0.94,
 //    2d25pt 0.98 -> 0.90, 3d13pt fp64 at 297^3 1.00 -> 0.94).
 constexpr bool pipelined_face_phase(int dim, int radius) { return dim == 3 ? radius == 1 : radius >= 5; }
+// Whether a launch runs the face phase: the shape takes it and some ghost is not constant (the constant ones are
+// written once, perks_fill_constant_ghosts). The kernel and the launcher's model (its barriers per sweep) ask this.
+template <int DIM, int RADIUS, class Real>
+__host__ __device__ bool pipelined_runs_face_phase(const PerksArgs<Real>& pa) {
+  return pipelined_face_phase(DIM, RADIUS) && pa.varying_ghosts;
+}
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
@@ -62,9 +68,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
     if constexpr (pipelined_face_phase(DIM, RADIUS)) {
       const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe);
-      // The ghosts of the new iterate: a face phase of the whole grid, out of line, where some ghost is not
-      // constant (the constant ones are written once, perks_fill_constant_ghosts).
-      if (pa.varying_ghosts) {
+      // The ghosts of the new iterate: a face phase of the whole grid, out of line.
+      if (pipelined_runs_face_phase<DIM, RADIUS>(pa)) {
         cooperative_groups::this_grid().sync();
         perks_fill_faces_call(&pa, t);
       }
@@ -112,7 +117,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   PerksDomainModel dom;
   dom.cells = static_cast<double>(pa.s.nx) * pa.s.ny * pa.s.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const bool face_phase = pipelined_face_phase(S.dim, S.radius) && pa.varying_ghosts;
+  const bool face_phase = pipelined_runs_face_phase<S.dim, S.radius>(pa);
   const PerksPlan plan = plan_perks_pipelined(pr.device, dom, kPerksBarriersPerSweep + (face_phase ? 1.0 : 0.0));
   out.cached_fraction = 0.0;
   out.model_speedup = plan.predicted_speedup;

@@ -278,15 +278,8 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.keep_x = pa.s.gx > 0 ? pa.s.gx + 1 : 0;
   pa.keep_y = pa.s.gy > 0 ? pa.s.gy + 1 : 0;
   pa.keep_s = gs > 0 ? gs + 1 : 0;
-  pa.const_ghosts = false;
-  for (int ax = 0; ax < 3; ++ax)
-    for (int sd = 0; sd < 2; ++sd)
-      pa.const_ghosts |= pr.faces.has[ax][sd] && pr.faces.rule[ax][sd].vertex && pr.faces.rule[ax][sd].dirichlet;
-  pa.varying_ghosts = false;
-  for (int ax = 0; ax < 3; ++ax)
-    for (int sd = 0; sd < 2; ++sd)
-      for (int d = 0; d < l.ghost[ax] && pr.faces.has[ax][sd]; ++d)
-        pa.varying_ghosts |= !boundary_rule::ghost_is_constant(pr.faces.rule[ax][sd], d);
+  pa.const_ghosts = cuda_ops::face_fill_has_constant_ghosts(l, pr.faces);
+  pa.varying_ghosts = cuda_ops::face_fill_has_sourced_ghosts(l, pr.faces);
   pa.stop = pr.stop;
   pa.partials = pr.base.partials;
   pa.result = pr.result_dev;

@@ -87,10 +87,9 @@ __device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>&
 template <class Real>
 __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>& pa) {
   if (!pa.const_ghosts) return;
-  const long total = pa.faces.total();
-  const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-  for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
+  cuda_ops::for_each_face_ghost_in_grid(pa.faces.total(), [&](long g) {
     cuda_ops::fill_constant_face_ghost(pa.alloc[1], pa.layout, pa.faces, g);
+  });
 }
 // The box is [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis) in the kernel's axes; the block
 // calls it with the same box in every thread after its stores of the box (it synchronises the block itself,
@@ -132,10 +131,7 @@ __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, lo
   Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
   const FieldLayout l = pa->layout;
   const cuda_ops::FaceSet<Real> fs = pa->faces;
-  const long total = fs.total();
-  const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
-  for (long g = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; g < total; g += gsize)
-    cuda_ops::fill_face_ghost(f, l, fs, g);
+  cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long g) { cuda_ops::fill_face_ghost(f, l, fs, g); });
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of

@@ -138,27 +138,6 @@ const FieldLayout* program_op_full_output(const ProgramOp<Real>& op) {
   }
 }
 
-// Whether every ghost that a face fill writes takes its value from an owned cell or is a constant: true when
-// every axis with ghosts has physical faces on both sides. Where an axis has a halo (MPI, or a fill of some
-// faces only), the fill also writes the cells beyond the physical face inside that halo, from halo cells.
-template <class Real>
-bool face_fill_reads_owned_cells_only(const FieldLayout& l, const FaceSet<Real>& fs) {
-  for (int b = 0; b < 3; ++b)
-    if (l.ghost[b] > 0 && !(fs.has[b][0] && fs.has[b][1])) return false;
-  return true;
-}
-
-// Whether some ghost of the face fill takes its value from an owned cell (not a constant).
-template <class Real>
-bool face_fill_has_sourced_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
-  for (int b = 0; b < 3; ++b)
-    for (int side = 0; side < 2; ++side)
-      if (fs.has[b][side])
-        for (int d = 0; d < l.ghost[b]; ++d)
-          if (!boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
-  return false;
-}
-
 // Folds each boundary-face fill into the operation just before it when that operation wrote every owned cell of
 // the same field (ProgramOp::faces_after): one operation, and one barrier, fewer per fill. A multigrid level fills
 // the faces of what it has just computed before every stencil and transfer, so this removes about a third of a
