@@ -160,6 +160,14 @@ void all_shapes_test() {
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
+// A short resident case for compute-sanitizer: 2D tiles of 4 and 2 columns per thread on 1500-wide rows, where the
+// last tile has columns dead in whole warps (skipped by the plane loop) and columns dead in some lanes only.
+TEST(CudaPerks, ResidentSanitizerCase2DDouble) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  for (const char* name : {"2d5pt", "2d13pt"})
+    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi})
+      check_shape(*gpu, perks_stencil(name), kind, PerksKernel::resident, -1, 7, 0);
+}
 
 // The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
 // counters restart every sweep; static items: several per block, including a short last chunk taken after a
