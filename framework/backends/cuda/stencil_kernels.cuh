@@ -214,12 +214,10 @@ struct MediumTuneSel {
                                                                Tune<256, 4, 1, 2, 3, 1, 0, false, 8, true>>,
                                             Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 8, true>>,
                          typename SmallTuneSel<Real, S, HASB>::type>,
-      std::conditional_t<(S.radius > 4), Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0, true>,
+      std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
                          std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true>,
                                             Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
 };
-// (2D R >= 5: the small tile's rows with dynamic items, since 2026-11-25 (later). With static items the pipelined PERKS kernel
-// of 2d21pt fp64 spent 11-14 % of its warp samples at the device-wide barrier: blocks idle at the end of a sweep.)
 // (2D fp64 takes its chunks of rows dynamically since round 12 of the sweep, H200: 2d5pt 0.900-0.902 -> 0.918-0.920
 // of the copy bound at 16384^2; benchmarks/results/gpu-h200-2026-11-25-row-kernels/run6. fp32 not measured.)
 // Large: where round 3 of the sweep (benchmarks/results/gpu-h100-2026-11-22-e/) measured something better
