@@ -161,7 +161,7 @@ void all_shapes_test() {
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
 // A short resident case for compute-sanitizer: 2D tiles of 4 and 2 columns per thread on 1500-wide rows, where the
-// last tile has columns dead in whole warps (skipped by the plane loop) and columns dead in some lanes only.
+// last tile has columns dead in whole warps and columns dead in some lanes only.
 TEST(CudaPerks, ResidentSanitizerCase2DDouble) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
   for (const char* name : {"2d5pt", "2d13pt"})

@@ -104,8 +104,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   // offset in a global plane (32 bits: a resident domain is on chip). Dead outputs (a partial tile at the
   // domain's far edge) are computed and written into the brick like the others, so that the plane loop has no
   // branch per output: they land in the brick's halo ring (reloaded at every sweep before it is read) or
-  // beyond the load window (never read by a live output), always in a plane no thread reads any more. (In 2D a
-  // column that is dead in every lane of a warp is not computed at all: warp_cols below.)
+  // beyond the load window (never read by a live output), always in a plane no thread reads any more.
   static_assert(MY * MX <= 32, "one mask bit per output of a thread");
   unsigned live_mask = 0, ring_mask = 0;
   int goff[MY][MX];
@@ -120,14 +119,6 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (live && perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye)) ring_mask |= bit;
       goff[jy][jx] = ox + oy * static_cast<int>(a.row_stride);
     }
-  // 2D: the output columns jx with a live output in some lane of the warp (bit jx). A partial tile at the domain's
-  // far edge skips the others in the plane loop (stream_plane's column mask): e.g. 1577-wide rows on the
-  // 2048-wide fp64 tile leave the fourth column of 14 of the 16 warps dead, a quarter of the loop's work.
-  constexpr bool kColMask = !C::D3 && MX > 1;
-  unsigned warp_cols = 0;
-#pragma unroll
-  for (int jx = 0; jx < MX; ++jx)
-    if (x0 + (tx & ~31) + jx * C::BXT < xe) warp_cols |= 1u << jx;
   // Output planes that others read (perks_read_plane), as a range evaluated once.
   const PerksPrivatePlanes private_planes = perks_private_planes<RS>(pa, s0, len);
   // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
@@ -231,15 +222,14 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
       if constexpr (!decltype(completes)::value) {
-        stream_plane<Real, S, C, SYM, kJacobi, kColMask>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {},
-                                                         warp_cols);
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
         Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;
-        stream_plane<Real, S, C, SYM, kJacobi, kColMask>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
           if constexpr (kJacobi) {
@@ -254,7 +244,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
           // the asm form measured 3-8 % slower there (run 4, benchmarks/results/gpu-h200-2026-11-25-resident-loop).
           if constexpr (C::D3) store_global_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
           else if ((store_mask >> k) & 1u) gplane[goff[jy][jx]] = value;
-        }, warp_cols);
+        });
       }
     };
     for (int i = 0; i < 2 * RS; ++i) plane_step(i, std::false_type{});

@@ -446,41 +446,35 @@ __device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real
 // (from the xq queue, kept when kCentre: Jacobi's x, apply_dot's p). Summation per output: the canonical
 // offset order (streamed axis outer, then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
 // (PERKS) kernel, so both give the same bits.
-// kColMask: only the output columns jx whose bit is set in col_mask are loaded, computed and emitted (one branch per
-// column; the mask must be the same in every lane of a warp). The resident kernel skips the columns of a partial tile
-// that are dead in the whole warp. Without it (every other caller) the loads of all columns are issued first.
-template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, bool kColMask = false, class Emit>
+template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, class Emit>
 __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, const Real* c,
                                              Real (&acc)[C::MY][C::MX][2 * S.radius + 1],
-                                             Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit,
-                                             unsigned col_mask = ~0u) {
+                                             Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit) {
   using G = StreamGeo<S>;
   constexpr int MX = C::MX, MY = C::MY, V = C::V;
   constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
   // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
   Real v[MY + 2 * RY][MX][2 * RX + 1];
-  // load(jx0, jx1): the values of columns [jx0, jx1).
-  auto load = [&](int jx0, int jx1) {
-    static_for<-RY, MY + RY>([&](auto YY) {
-      constexpr int yy = decltype(YY)::value;
-      static_for<-RX, RX + 1>([&](auto IX) {
-        constexpr int ix = decltype(IX)::value;
-        constexpr bool need = [] {
-          for (int jy = 0; jy < MY; ++jy)
-            if (yy - jy >= -RY && yy - jy <= RY && G::needed(ix, yy - jy)) return true;
-          return false;
-        }();
-        if constexpr (need) {
-          const Real* row = cur + yy * C::SW;
-          if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
+  static_for<-RY, MY + RY>([&](auto YY) {
+    constexpr int yy = decltype(YY)::value;
+    static_for<-RX, RX + 1>([&](auto IX) {
+      constexpr int ix = decltype(IX)::value;
+      constexpr bool need = [] {
+        for (int jy = 0; jy < MY; ++jy)
+          if (yy - jy >= -RY && yy - jy <= RY && G::needed(ix, yy - jy)) return true;
+        return false;
+      }();
+      if constexpr (need) {
+        const Real* row = cur + yy * C::SW;
+        if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
 #pragma unroll
-          for (int jx = jx0; jx < jx1; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
-        }
-      });
+        for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
+      }
     });
-  };
-  // column(jx): the outputs of column jx (their loads done).
-  auto column = [&](int jx) {
+  });
+
+#pragma unroll
+  for (int jx = 0; jx < MX; ++jx) {
     static_for<0, MY>([&](auto JY) {
       constexpr int jy = decltype(JY)::value;
       auto val = [&](int iy, int ix) -> Real& { return v[jy + iy + RY][jx][ix + RX]; };
@@ -542,18 +536,6 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
         xq[jy][jx][RS - 1] = val(0, 0);
       }
     });
-  };
-  if constexpr (kColMask) {
-#pragma unroll
-    for (int jx = 0; jx < MX; ++jx)
-      if ((col_mask >> jx) & 1u) {
-        load(jx, jx + 1);
-        column(jx);
-      }
-  } else {
-    load(0, MX);
-#pragma unroll
-    for (int jx = 0; jx < MX; ++jx) column(jx);
   }
 }
 
