@@ -212,17 +212,14 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick
-    // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place once every thread has done
-    // step i - RS. A block barrier at the start of every RS-th step gives that: a thread at step i has passed the
-    // barrier of step b = i - i % RS > i - RS, so every thread has done step b - 1 >= i - RS. (Nothing else in the
-    // loop needs one: plane i is written at step i + RS at the earliest; the ghost fill after the loop synchronises
-    // the block itself.)
+    // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
+    // the start of a step keeps every thread within that window.
     auto plane_step = [&](int i, auto completes) {
       if constexpr (kJacobi) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
-      if (i > 0 && (RS <= 1 || i % RS == 0)) __syncthreads();  // every thread is done with step i - RS
+      if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
       if constexpr (!decltype(completes)::value) {
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
