@@ -161,8 +161,8 @@ void all_shapes_test() {
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
 // A short resident case for compute-sanitizer: 2D tiles of 4 and 2 columns per thread on 1500-wide rows, where the
-// last tile has columns dead in whole warps and columns dead in some lanes only; a block barrier every step (radius
-// 1) and every third step (2d13pt, radius 3), and every second step in 3D (3d13pt).
+// last tile has columns dead in whole warps and columns dead in some lanes only; radius 1 and 3 in 2D, radius 2 in
+// 3D (3d13pt).
 TEST(CudaPerks, ResidentSanitizerCaseDouble) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
   for (const char* name : {"2d5pt", "2d13pt", "3d13pt"})
