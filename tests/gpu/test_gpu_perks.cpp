@@ -160,15 +160,18 @@ void all_shapes_test() {
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
-// A short resident case for compute-sanitizer: 2D tiles of 4 and 2 columns per thread on 1500-wide rows, where the
-// last tile has columns dead in whole warps and columns dead in some lanes only; radius 1 and 3 in 2D, radius 2 in
-// 3D (3d13pt).
-TEST(CudaPerks, ResidentSanitizerCaseDouble) {
-  PERKSOLVE_REQUIRE_GPU(double, gpu);
-  for (const char* name : {"2d5pt", "2d13pt", "3d13pt"})
+// A short resident case for compute-sanitizer: 2D tiles on 1500-wide rows, where the last tile has columns dead in
+// whole warps and columns dead in some lanes only: fp64 4 interleaved (2d5pt) and 2 consecutive columns per thread
+// (2d13pt), fp32 4 and 2 consecutive (2d13pt, 2d21pt); and radius 2 in 3D (3d13pt).
+template <class Real>
+void resident_sanitizer_case(const std::vector<std::string>& names) {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  for (const std::string& name : names)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi})
       check_shape(*gpu, perks_stencil(name), kind, PerksKernel::resident, -1, 7, 0);
 }
+TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
+TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2d13pt", "2d21pt"}); }
 
 // The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
 // counters restart every sweep; static items: several per block, including a short last chunk taken after a

@@ -29,7 +29,12 @@
 namespace perksolve::cuda_detail {
 
 // The resident brick's geometry, with the members stream_plane and stage_b_plane read (BXT, NT, MX, MY,
-// SW, V, VEC). The halo is exactly R wide (the loads are scalar and few; no sector alignment).
+// SW, V, VEC, CONSEC, XS, XJ). The loaded halo is exactly R wide (the loads are scalar and few; no sector alignment).
+//  * 2D tiles of several columns per thread whose MX columns make at most 16 bytes (fp64 MX 2, fp32 MX 2 or 4) take
+//    them consecutive (CONSEC): thread tx owns x = tx * MX .. tx * MX + MX - 1 and reads a row's window as aligned
+//    MX-element vectors. The brick's x halo is then R rounded up to MX (the extra columns are never loaded: the
+//    vectors read them and the FMAs do not).
+//  * Otherwise interleaved: thread tx owns x = tx + jx * BXT.
 template <class Real, ShapeSpec S, class T>
 struct ResidentCfg {
   static constexpr int R = S.radius;
@@ -38,13 +43,17 @@ struct ResidentCfg {
   static constexpr int BX = BXT * MX, BY = BYT * MY, NT = BXT * BYT;
   static constexpr bool VEC = false;
   static constexpr int V = 1;
-  static constexpr int HX = R, HY = D3 ? R : 0;
+  static constexpr bool CONSEC = !D3 && MX > 1 && MX * static_cast<int>(sizeof(Real)) <= 16;
+  static constexpr int XS = CONSEC ? MX : 1, XJ = CONSEC ? 1 : BXT;
+  static constexpr int HX = CONSEC ? (R + MX - 1) / MX * MX : R, HY = D3 ? R : 0;
+  static constexpr int LX = HX - R;  // brick columns left of the loaded window
   static constexpr int TW = BX + 2 * HX, TH = BY + 2 * HY;
   static constexpr int SW = TW;            // a warp reads one row: BXT is a multiple of 32
   static constexpr int PLANE = TH * SW;    // elements of one brick plane
   static constexpr int BB_ELEMS = NT * MX * MY;  // b of one plane of the block's outputs
   static constexpr int NB = 3;                   // b ring: planes of b in flight
   static_assert(BXT % 32 == 0, "a warp reads one tile row");
+  static_assert(!CONSEC || SW % MX == 0, "consecutive columns: vector-aligned brick rows");
 };
 
 // The resident tiles: 512 threads (one block per SM, up to 128 registers). A sweep costs about one block
@@ -112,7 +121,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   for (int jy = 0; jy < MY; ++jy)
 #pragma unroll
     for (int jx = 0; jx < MX; ++jx) {
-      const int ox = x0 + tx + jx * C::BXT, oy = y0 + ty * MY + jy;
+      const int ox = x0 + tx * C::XS + jx * C::XJ, oy = y0 + ty * MY + jy;
       const unsigned bit = 1u << (jy * MX + jx);
       const bool live = ox < xe && oy < ye;
       if (live) live_mask |= bit;
@@ -127,10 +136,16 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   // the clipped tile's edges (a partial tile at the domain's far edge) or skipped beyond them. The window lies
   // inside the allocation (ghosts >= R, checked by the launcher), so these loads need no bounds test; offsets
   // are 32-bit from the window's first cell.
+  // (Consecutive columns: the window's columns are [LX, fw - LX) of the brick's.)
   const int fw = wx + 2 * C::HX, fh = wy + 2 * C::HY;
+  auto in_window_x = [&](int col) {
+    if constexpr (C::LX > 0) return col >= C::LX && col < fw - C::LX;
+    else return col < fw;
+  };
+  constexpr int RL = C::HX - C::LX;                   // loaded x halo (R)
   constexpr int FULL = C::TH * C::TW;
   constexpr int RING_ROWS = 2 * C::HY * C::TW;        // the rows above and below the owned rows
-  constexpr int RING = RING_ROWS + 2 * C::HX * C::BY;  // + the columns left and right of them
+  constexpr int RING = RING_ROWS + 2 * RL * C::BY;    // + the columns left and right of them
   const int gstep = static_cast<int>(a.step), grow = static_cast<int>(a.row_stride);
   const long window0 = static_cast<long>(s0 - RS) * a.step + (x0 - C::HX) + static_cast<long>(y0 - C::HY) * a.row_stride;
   auto load_in_window = [&](const Real* base, int p, int row, int col) {
@@ -179,7 +194,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
           p = hp < RS ? hp : len + hp;
           row = w / C::TW;
           col = w - row * C::TW;
-          in = row < fh && col < fw;
+          in = row < fh && in_window_x(col);
         } else {
           const int k = idx - n_halo;
           const int pp = k / RING, r = k - pp * RING;
@@ -188,12 +203,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
             const int rr = r / C::TW;
             col = r - rr * C::TW;
             row = rr < C::HY ? rr : wy + rr;
-            in = col < fw;
+            in = in_window_x(col);
           } else {
             const int r2 = r - RING_ROWS;
-            const int rr = r2 / (2 * C::HX), c = r2 - rr * (2 * C::HX);
+            const int rr = r2 / (2 * RL), c = r2 - rr * (2 * RL);
             row = C::HY + rr;
-            col = c < C::HX ? c : wx + c;
+            col = c < RL ? C::LX + c : C::LX + wx + c;
             in = rr < wy;
           }
         }
@@ -220,15 +235,16 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
       if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
-      const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
+      const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
       if constexpr (!decltype(completes)::value) {
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
-        Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx + C::HX;
+        Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;
+        [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
@@ -238,7 +254,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
             const double rl = (live_mask >> k) & 1u ? static_cast<double>(r) : 0.0;
             rsum += rl * rl;
           }
-          bout[jy * C::SW + jx * C::BXT] = value;
+          if constexpr (C::CONSEC) {
+            row_out[jy][jx] = value;
+            if (jx == MX - 1) store_vec(bout + jy * C::SW, row_out[jy]);
+          } else {
+            bout[jy * C::SW + jx * C::XJ] = value;
+          }
           // 3D: one predicated store (the compiler branched around each store with its address computation:
           // 3D small domains 5-25 % faster this way). 2D: the compiler predicates the plain store itself, and
           // the asm form measured 3-8 % slower there (run 4, benchmarks/results/gpu-h200-2026-11-25-resident-loop).
@@ -304,7 +325,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   // The per-sweep loads take the window of R cells around a brick without bounds tests and with 32-bit
   // offsets: the ghosts must be at least R wide, and the iterate (ghost planes included) below 2^31 elements.
   const int ghost_s = S.dim == 3 ? r.layout.ghost[2] : r.layout.ghost[1];
-  if (a.gx < C::HX || a.gy < C::HY || ghost_s < G::RS) return out;
+  if (a.gx < C::HX - C::LX || a.gy < C::HY || ghost_s < G::RS) return out;
   if (a.step * (a.ns + 2L * ghost_s) >= static_cast<long>(INT_MAX)) return out;
   static const long static_smem = [&] {
     cudaFuncAttributes fa{};

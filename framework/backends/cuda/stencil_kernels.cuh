@@ -133,6 +133,9 @@ struct TileCfg {
   static constexpr int BX = BXT * MX;
   static constexpr int BY = BYT * MY;
   static constexpr int NT = BXT * BYT;
+  // Output columns of a thread: tx + jx * BXT (interleaved; CONSEC: tx * MX + jx, a tile of the resident kernel).
+  static constexpr bool CONSEC = false;
+  static constexpr int XS = 1, XJ = BXT;
   static constexpr bool VEC = T::VEC;
   static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY;
   static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
@@ -355,7 +358,7 @@ __device__ __forceinline__ void stage_b_plane(Real* bd, const Real* bs, const St
   for (int jy = 0; jy < C::MY; ++jy)
 #pragma unroll
     for (int jx = 0; jx < C::MX; ++jx) {
-      const int ox = x0 + tx + jx * C::BXT, oy = y0 + ty * C::MY + jy;
+      const int ox = x0 + tx * C::XS + jx * C::XJ, oy = y0 + ty * C::MY + jy;
       const bool act = ox < a.nx && oy < a.ny;
       cp_async_elem<sizeof(Real)>(&bd[(jy * C::MX + jx) * C::NT + tid], act ? bs + ox + oy * a.row_stride : a.b, act);
     }
@@ -439,6 +442,30 @@ __device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real
     }
 }
 
+// A vector of N elements of Real for one shared-memory load (N * sizeof(Real) <= 16 bytes), and its elements into an
+// array (consecutive columns, stream_plane).
+template <class Real, int N>
+struct VecOfT;
+template <> struct VecOfT<double, 2> { using type = double2; };
+template <> struct VecOfT<float, 2> { using type = float2; };
+template <> struct VecOfT<float, 4> { using type = float4; };
+template <class Real, int N>
+using VecOf = typename VecOfT<Real, N>::type;
+__device__ __forceinline__ void vec_to_array(double2 t, double* w) { w[0] = t.x, w[1] = t.y; }
+__device__ __forceinline__ void vec_to_array(float2 t, float* w) { w[0] = t.x, w[1] = t.y; }
+__device__ __forceinline__ void vec_to_array(float4 t, float* w) { w[0] = t.x, w[1] = t.y, w[2] = t.z, w[3] = t.w; }
+// The N elements of w stored as one vector at p (aligned to N elements).
+template <int N>
+__device__ __forceinline__ void store_vec(double* p, const double (&w)[N]) {
+  static_assert(N == 2);
+  *reinterpret_cast<double2*>(p) = make_double2(w[0], w[1]);
+}
+template <int N>
+__device__ __forceinline__ void store_vec(float* p, const float (&w)[N]) {
+  if constexpr (N == 2) *reinterpret_cast<float2*>(p) = make_float2(w[0], w[1]);
+  else *reinterpret_cast<float4*>(p) = make_float4(w[0], w[1], w[2], w[3]);
+}
+
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
 // plane `cur` (pointing at the thread's first output row, column tx), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
@@ -455,6 +482,28 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
   constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
   // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
   Real v[MY + 2 * RY][MX][2 * RX + 1];
+  if constexpr (C::CONSEC) {
+    // Consecutive columns (C::CONSEC): a row's window [x - RX, x + MX - 1 + RX] of the thread's MX outputs is read as
+    // MX-element vectors aligned to MX elements (the thread's first column x is; MX * sizeof(Real) <= 16 bytes), so a
+    // warp's vector load covers consecutive words: MX times fewer shared-memory reads for the same wavefronts.
+    static_assert(!SYM, "consecutive columns: the canonical order only");
+    constexpr int Q0 = -((RX + MX - 1) / MX), Q1 = (MX - 1 + RX) / MX;  // vectors Q0 .. Q1 (element q * MX)
+    using Vec = VecOf<Real, MX>;
+    static_for<-RY, MY + RY>([&](auto YY) {
+      constexpr int yy = decltype(YY)::value;
+      const Real* row = cur + yy * C::SW;
+      Real w[(Q1 - Q0 + 1) * MX];
+#pragma unroll
+      for (int q = Q0; q <= Q1; ++q) {
+        const Vec t = *reinterpret_cast<const Vec*>(row + q * MX);
+        vec_to_array(t, &w[(q - Q0) * MX]);
+      }
+#pragma unroll
+      for (int jx = 0; jx < MX; ++jx)
+#pragma unroll
+        for (int ix = -RX; ix <= RX; ++ix) v[yy + RY][jx][ix + RX] = w[jx + ix - Q0 * MX];
+    });
+  } else
   static_for<-RY, MY + RY>([&](auto YY) {
     constexpr int yy = decltype(YY)::value;
     static_for<-RX, RX + 1>([&](auto IX) {
