@@ -31,9 +31,12 @@ namespace perksolve::cuda_detail {
 // The resident brick's geometry, with the members stream_plane and stage_b_plane read (BXT, NT, MX, MY,
 // SW, V, VEC, CONSEC, XS, XJ). The loaded halo is exactly R wide (the loads are scalar and few; no sector alignment).
 //  * 2D tiles of several columns per thread whose MX columns make at most 16 bytes (fp64 MX 2, fp32 MX 2 or 4) take
-//    them consecutive (CONSEC): thread tx owns x = tx * MX .. tx * MX + MX - 1 and reads a row's window as aligned
-//    MX-element vectors. The brick's x halo is then R rounded up to MX (the extra columns are never loaded: the
-//    vectors read them and the FMAs do not).
+//    them consecutive (CONSEC) where that reads fewer shared-memory wavefronts: thread tx owns x = tx * MX .. tx * MX
+//    + MX - 1 and reads a row's window [x - R, x + MX - 1 + R] as NVEC aligned MX-element vectors, NVEC / (2R + 1) of
+//    the interleaved tile's wavefronts per output (fp64 R 2-4: 0.56-0.71; fp32 R 2-4: 0.33-0.6; fp32 R 5-6: 0.54-0.64;
+//    fp32 R = 1: 1, so not taken). H200, small domains: 2d13pt fp64 -15 %, 2d17pt fp64 -12 %, fp32 R >= 3 -9 to
+//    -14 % per sweep (docs/perf/perks.md). The brick's x halo is then R rounded up to MX (the extra columns are never
+//    loaded: the vectors read them and the FMAs do not).
 //  * Otherwise interleaved: thread tx owns x = tx + jx * BXT.
 template <class Real, ShapeSpec S, class T>
 struct ResidentCfg {
@@ -43,7 +46,8 @@ struct ResidentCfg {
   static constexpr int BX = BXT * MX, BY = BYT * MY, NT = BXT * BYT;
   static constexpr bool VEC = false;
   static constexpr int V = 1;
-  static constexpr bool CONSEC = !D3 && MX > 1 && MX * static_cast<int>(sizeof(Real)) <= 16;
+  static constexpr int NVEC = (MX - 1 + R) / MX + (R + MX - 1) / MX + 1;  // vectors per row window (consecutive)
+  static constexpr bool CONSEC = !D3 && MX > 1 && MX * static_cast<int>(sizeof(Real)) <= 16 && NVEC < 2 * R + 1;
   static constexpr int XS = CONSEC ? MX : 1, XJ = CONSEC ? 1 : BXT;
   static constexpr int HX = CONSEC ? (R + MX - 1) / MX * MX : R, HY = D3 ? R : 0;
   static constexpr int LX = HX - R;  // brick columns left of the loaded window
