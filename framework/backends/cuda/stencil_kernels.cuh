@@ -467,7 +467,7 @@ __device__ __forceinline__ void store_vec(float* p, const float (&w)[N]) {
 }
 
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
-// plane `cur` (pointing at the thread's first output row, column tx), adds the plane's contribution to the
+// plane `cur` (pointing at the thread's first output: row ty * MY, column tx, or tx * MX for C::CONSEC), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
 // that is now complete to emit(jy, jx, sum, centre) before shifting. `centre` is the input at the output
 // (from the xq queue, kept when kCentre: Jacobi's x, apply_dot's p). Summation per output: the canonical
@@ -484,8 +484,9 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
   Real v[MY + 2 * RY][MX][2 * RX + 1];
   if constexpr (C::CONSEC) {
     // Consecutive columns (C::CONSEC): a row's window [x - RX, x + MX - 1 + RX] of the thread's MX outputs is read as
-    // MX-element vectors aligned to MX elements (the thread's first column x is; MX * sizeof(Real) <= 16 bytes), so a
-    // warp's vector load covers consecutive words: MX times fewer shared-memory reads for the same wavefronts.
+    // Q1 - Q0 + 1 vectors of MX elements aligned to MX elements (the thread's first column x is; MX * sizeof(Real) <=
+    // 16 bytes). A warp's vector load covers consecutive words, so a row costs (Q1 - Q0 + 1) / (2 RX + 1) of the
+    // interleaved tile's wavefronts per output. Every row of the window is read (the 2D resident tiles have one).
     static_assert(!SYM, "consecutive columns: the canonical order only");
     constexpr int Q0 = -((RX + MX - 1) / MX), Q1 = (MX - 1 + RX) / MX;  // vectors Q0 .. Q1 (element q * MX)
     using Vec = VecOf<Real, MX>;
