@@ -1,6 +1,6 @@
 // PERKS stencil iteration vs the best per-sweep kernel of this project (issue 6; docs/perf/perks.md), in
-// one run, for every PERKS shape, fp64 and fp32, apply sweeps x <- S x with Dirichlet faces refilled
-// between sweeps, on three domain classes:
+// one run, for every PERKS shape, fp64 and fp32, apply sweeps x <- S x (or with --sweep jacobi weighted Jacobi
+// sweeps x <- x + omega / a_c (b - S x)) with Dirichlet faces refilled between sweeps, on three domain classes:
 //   small       the whole domain stays on chip: the largest side at which the resident kernel
 //               (perks_resident.cuh) runs
 //   saturating  the smallest domain at which the per-sweep kernel reaches 90 % of its rate on the largest
@@ -16,6 +16,7 @@
 //
 //   perks_bench [--out results.json] [--sweeps 20] [--reps 5] [--cases 3d7pt,2d5pt] [--precision both|f64|f32]
 //               [--kernel auto|resident|pipelined|streaming] [--side N  (one domain, no class search)]
+//               [--sweep apply|jacobi]
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -40,7 +41,9 @@ struct Options {
   PerksKernel kernel = PerksKernel::automatic;
   int sweeps = 20, reps = 5;
   int side = 0;  // > 0: only this side (class "side"), no class search (profiling, experiments)
+  SweepKind kind = SweepKind::apply;
 };
+constexpr double kOmega = 0.8;  // Jacobi sweeps
 
 struct Record {
   std::string shape, precision, cls, kernel;
@@ -54,12 +57,12 @@ struct Record {
 template <class Real>
 struct Domain {
   FieldLayout l;
-  FieldPtr<Real> x, y;
+  FieldPtr<Real> x, y, b;  // b: Jacobi sweeps only
   std::vector<BoundaryFace> faces;
 };
 
 template <class Real>
-Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n) {
+Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n, SweepKind kind) {
   Domain<Real> d;
   const int r = s.radius();
   d.l.align = kGridRowAlign;
@@ -74,6 +77,10 @@ Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n) {
   d.y = be.create_field(d.l);
   be.fill(*d.x, Real(0.001));
   be.fill(*d.y, Real(0.001));
+  if (kind == SweepKind::jacobi) {
+    d.b = be.create_field(d.l);
+    be.fill(*d.b, Real(0.002));
+  }
   for (int a = 0; a < s.dim(); ++a)
     for (int side = 0; side < 2; ++side)
       d.faces.push_back(BoundaryFace{a, side, FaceBoundary{BoundaryType::dirichlet, 0.0}, Centering::vertex, 1.0});
@@ -88,7 +95,8 @@ double per_step(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sw
       Field<Real>& src = t % 2 ? *d.y : *d.x;
       Field<Real>& dst = t % 2 ? *d.x : *d.y;
       be.fill_boundary_faces(src, d.faces, true);
-      be.apply_stencil(s, src, dst);
+      if (d.b) be.jacobi_update(s, kOmega, *d.b, src, dst);
+      else be.apply_stencil(s, src, dst);
     }
   };
   run();  // first use: kernel set-up outside the recording
@@ -101,13 +109,14 @@ template <class Real>
 PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t,
                             PerksKernel kernel) {
   PersistentSweepsRequest q;
-  q.kind = SweepKind::apply;
+  q.kind = d.b ? SweepKind::jacobi : SweepKind::apply;
+  q.omega = kOmega;
   q.sweeps = sweeps;
   q.kernel = kernel;
   PersistentSweeps last;
   *t = bench::time_per_call(be.stream(), 2, reps, [&] {
          be.fill_boundary_faces(*d.x, d.faces, true);
-         last = be.persistent_sweeps(s, q, nullptr, *d.x, *d.y, d.faces, true);
+         last = be.persistent_sweeps(s, q, d.b.get(), *d.x, *d.y, d.faces, true);
        }) /
        sweeps;
   if (!last.ran) throw std::runtime_error(s.name + ": persistent sweeps did not run");
@@ -128,7 +137,7 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
   // On-chip capacity: the cached planes of a launch on a domain much larger than the cache.
   double capacity = 0;
   {
-    Domain<Real> big = make_domain(be, s, d3 ? 384 : 12288);
+    Domain<Real> big = make_domain(be, s, d3 ? 384 : 12288, o.kind);
     double t = 0;
     const PersistentSweeps p = persistent(be, s, big, 2, 1, &t, PerksKernel::streaming);
     capacity = p.cached_fraction * static_cast<double>(big.l.owned_size());
@@ -139,7 +148,7 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
                                     : std::vector<int>{1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
   std::vector<double> rate;
   for (int n : sides) {
-    Domain<Real> d = make_domain(be, s, n);
+    Domain<Real> d = make_domain(be, s, n, o.kind);
     rate.push_back(static_cast<double>(d.l.owned_size()) / per_step(be, s, d, 10, 3));
   }
   int saturating = sides.back();
@@ -152,13 +161,14 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
   // chip; 95 % of the streaming kernel's cache where it never fits.
   int small = 0;
   for (int n = side_for(2.0 * capacity); n >= 8 && small == 0; n = std::min(n - 1, static_cast<int>(n * 0.98))) {
-    Domain<Real> d = make_domain(be, s, n);
+    Domain<Real> d = make_domain(be, s, n, o.kind);
     PersistentSweepsRequest q;
-    q.kind = SweepKind::apply;
+    q.kind = o.kind;
+    q.omega = kOmega;
     q.sweeps = 1;
     q.kernel = PerksKernel::resident;
     be.fill_boundary_faces(*d.x, d.faces, true);
-    if (be.persistent_sweeps(s, q, nullptr, *d.x, *d.y, d.faces, true).ran) small = n;
+    if (be.persistent_sweeps(s, q, d.b.get(), *d.x, *d.y, d.faces, true).ran) small = n;
   }
   if (small == 0) small = std::max(8, side_for(0.95 * capacity));
   const int large = std::max(side_for(8.0 * capacity) + 1, saturating);
@@ -170,7 +180,7 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
 template <class Real>
 void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const char* cls, int n,
                 std::vector<Record>& out) {
-  Domain<Real> d = make_domain(be, s, n);
+  Domain<Real> d = make_domain(be, s, n, o.kind);
   Record r;
   r.shape = s.name;
   r.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
@@ -222,6 +232,15 @@ int main(int argc, char** argv) {
     else if (a == "--cases") o.cases = next();
     else if (a == "--precision") o.precision = next();
     else if (a == "--git-revision") o.git_rev = next();
+    else if (a == "--sweep") {
+      const std::string k = next();
+      if (k != "apply" && k != "jacobi") {
+        std::fprintf(stderr, "perks_bench: --sweep expects apply or jacobi, got '%s'\n", k.c_str());
+        MPI_Finalize();
+        return 2;
+      }
+      o.kind = k == "jacobi" ? SweepKind::jacobi : SweepKind::apply;
+    }
     else if (a == "--kernel") {
       const std::string k = next();
       const std::optional<PerksKernel> kernel = parse_perks_kernel(k);
@@ -234,7 +253,8 @@ int main(int argc, char** argv) {
     }
     else {
       std::fprintf(stderr, "unknown argument %s\nusage: perks_bench [--out FILE.json] [--sweeps K] [--reps R] "
-                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|pipelined|streaming] [--side N]\n", a.c_str());
+                           "[--cases a,b] [--precision both|f64|f32] [--kernel auto|resident|pipelined|streaming] [--side N] "
+                           "[--sweep apply|jacobi]\n", a.c_str());
       MPI_Finalize();
       return 2;
     }
@@ -272,6 +292,7 @@ int main(int argc, char** argv) {
       std::ofstream f(o.out);
       bench::json_run_header(f, "perks_bench", bd.device_name(), o.git_rev, command);
       f << ",\n  \"sweeps\": " << o.sweeps
+        << ",\n  \"sweep\": \"" << (o.kind == SweepKind::jacobi ? "jacobi" : "apply") << "\""
         << ",\n  \"records\": [\n";
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const Record& r = recs[i];
