@@ -46,7 +46,7 @@ struct ResidentCfg {
   static constexpr int BX = BXT * MX, BY = BYT * MY, NT = BXT * BYT;
   static constexpr bool VEC = false;
   static constexpr int V = 1;
-  static constexpr int NVEC = (MX - 1 + R) / MX + (R + MX - 1) / MX + 1;  // vectors per row window (consecutive)
+  static constexpr int NVEC = consec_last_vec(R, MX) - consec_first_vec(R, MX) + 1;  // vectors per row window
   static constexpr bool CONSEC = !D3 && MX > 1 && MX * static_cast<int>(sizeof(Real)) <= 16 && NVEC < 2 * R + 1;
   static constexpr int XS = CONSEC ? MX : 1, XJ = CONSEC ? 1 : BXT;
   static constexpr int HX = CONSEC ? (R + MX - 1) / MX * MX : R, HY = D3 ? R : 0;

@@ -451,6 +451,10 @@ template <> struct VecOfT<float, 2> { using type = float2; };
 template <> struct VecOfT<float, 4> { using type = float4; };
 template <class Real, int N>
 using VecOf = typename VecOfT<Real, N>::type;
+// Consecutive columns: the vectors q = first .. last (elements q * mx .. q * mx + mx - 1 from the thread's first
+// column) that cover a row window [-r, mx - 1 + r].
+constexpr int consec_first_vec(int r, int mx) { return -((r + mx - 1) / mx); }
+constexpr int consec_last_vec(int r, int mx) { return (mx - 1 + r) / mx; }
 __device__ __forceinline__ void vec_to_array(double2 t, double* w) { w[0] = t.x, w[1] = t.y; }
 __device__ __forceinline__ void vec_to_array(float2 t, float* w) { w[0] = t.x, w[1] = t.y; }
 __device__ __forceinline__ void vec_to_array(float4 t, float* w) { w[0] = t.x, w[1] = t.y, w[2] = t.z, w[3] = t.w; }
@@ -488,7 +492,7 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
     // 16 bytes). A warp's vector load covers consecutive words, so a row costs (Q1 - Q0 + 1) / (2 RX + 1) of the
     // interleaved tile's wavefronts per output. Every row of the window is read (the 2D resident tiles have one).
     static_assert(!SYM, "consecutive columns: the canonical order only");
-    constexpr int Q0 = -((RX + MX - 1) / MX), Q1 = (MX - 1 + RX) / MX;  // vectors Q0 .. Q1 (element q * MX)
+    constexpr int Q0 = consec_first_vec(RX, MX), Q1 = consec_last_vec(RX, MX);
     using Vec = VecOf<Real, MX>;
     static_for<-RY, MY + RY>([&](auto YY) {
       constexpr int yy = decltype(YY)::value;
