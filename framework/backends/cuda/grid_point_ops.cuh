@@ -198,25 +198,24 @@ bool face_fill_reads_owned_cells_only(const FieldLayout& l, const FaceSet<Real>&
     if (l.ghost[b] > 0 && !(fs.has[b][0] && fs.has[b][1])) return false;
   return true;
 }
-// Whether some ghost of the face fill is a constant (boundary_rule::ghost_is_constant), and whether some takes its
-// value from a source cell.
+// Whether some ghost of the face fill is a constant (boundary_rule::ghost_is_constant; constant = true) or takes its
+// value from a source cell (constant = false).
 template <class Real>
-bool face_fill_has_constant_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
+bool face_fill_has_ghosts(const FieldLayout& l, const FaceSet<Real>& fs, bool constant) {
   for (int b = 0; b < 3; ++b)
     for (int side = 0; side < 2; ++side)
       if (fs.has[b][side])
         for (int d = 0; d < l.ghost[b]; ++d)
-          if (boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
+          if (boundary_rule::ghost_is_constant(fs.rule[b][side], d) == constant) return true;
   return false;
 }
 template <class Real>
+bool face_fill_has_constant_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
+  return face_fill_has_ghosts(l, fs, true);
+}
+template <class Real>
 bool face_fill_has_sourced_ghosts(const FieldLayout& l, const FaceSet<Real>& fs) {
-  for (int b = 0; b < 3; ++b)
-    for (int side = 0; side < 2; ++side)
-      if (fs.has[b][side])
-        for (int d = 0; d < l.ghost[b]; ++d)
-          if (!boundary_rule::ghost_is_constant(fs.rule[b][side], d)) return true;
-  return false;
+  return face_fill_has_ghosts(l, fs, false);
 }
 
 // ---- boundary faces by source box ----------------------------------------------------------------------
