@@ -105,14 +105,21 @@ double per_step(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sw
   return bench::time_per_call(be.stream(), 2, reps, [&] { g->replay(); }) / sweeps;
 }
 
+// The persistent request for the domain's sweeps: Jacobi where the domain has b, else apply.
 template <class Real>
-PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t,
-                            PerksKernel kernel) {
+PersistentSweepsRequest sweep_request(const Domain<Real>& d, long sweeps, PerksKernel kernel) {
   PersistentSweepsRequest q;
   q.kind = d.b ? SweepKind::jacobi : SweepKind::apply;
   q.omega = kOmega;
   q.sweeps = sweeps;
   q.kernel = kernel;
+  return q;
+}
+
+template <class Real>
+PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t,
+                            PerksKernel kernel) {
+  const PersistentSweepsRequest q = sweep_request(d, sweeps, kernel);
   PersistentSweeps last;
   *t = bench::time_per_call(be.stream(), 2, reps, [&] {
          be.fill_boundary_faces(*d.x, d.faces, true);
@@ -162,11 +169,7 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
   int small = 0;
   for (int n = side_for(2.0 * capacity); n >= 8 && small == 0; n = std::min(n - 1, static_cast<int>(n * 0.98))) {
     Domain<Real> d = make_domain(be, s, n, o.kind);
-    PersistentSweepsRequest q;
-    q.kind = o.kind;
-    q.omega = kOmega;
-    q.sweeps = 1;
-    q.kernel = PerksKernel::resident;
+    const PersistentSweepsRequest q = sweep_request(d, 1, PerksKernel::resident);
     be.fill_boundary_faces(*d.x, d.faces, true);
     if (be.persistent_sweeps(s, q, d.b.get(), *d.x, *d.y, d.faces, true).ran) small = n;
   }
