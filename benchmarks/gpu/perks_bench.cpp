@@ -1,8 +1,9 @@
 // PERKS stencil iteration vs the best per-sweep kernel of this project (issue 6; docs/perf/perks.md), in
 // one run, for every PERKS shape, fp64 and fp32, apply sweeps x <- S x (or with --sweep jacobi weighted Jacobi
 // sweeps x <- x + omega / a_c (b - S x)) with Dirichlet faces refilled between sweeps, on three domain classes:
-//   small       the whole domain stays on chip: the largest side at which the resident kernel
-//               (perks_resident.cuh) runs
+//   small       every array of the iteration stays on chip: the largest side at which the resident kernel
+//               (perks_resident.cuh) runs, with b on chip as well for Jacobi sweeps (there the same domain is
+//               also timed with b streamed from global memory: "b streamed" in the table)
 //   saturating  the smallest domain at which the per-sweep kernel reaches 90 % of its rate on the largest
 //   large       at least 8x the on-chip cache
 // per-sweep: K sweeps as a CUDA graph (boundary fill + streaming stencil kernel per sweep);
@@ -50,6 +51,8 @@ struct Record {
   std::vector<int> extents;
   double cells = 0, per_step_s = 0, persistent_s = 0, cached_fraction = 0, model = 0, bound = 0;
   double streaming_s = 0, streaming_f = 0;  // the cached streaming kernel on the same domain (0: not run)
+  bool rhs_on_chip = false;                  // Jacobi: b kept on chip by the persistent kernel
+  double rhs_streamed_s = 0;                 // ... and the same kernel with b streamed (0: not run)
   double inflight_per_sm = 0, needed_per_sm = 0;
   int cache_planes = 0, blocks = 0;
 };
@@ -107,19 +110,20 @@ double per_step(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sw
 
 // The persistent request for the domain's sweeps: Jacobi where the domain has b, else apply.
 template <class Real>
-PersistentSweepsRequest sweep_request(const Domain<Real>& d, long sweeps, PerksKernel kernel) {
+PersistentSweepsRequest sweep_request(const Domain<Real>& d, long sweeps, PerksKernel kernel, bool rhs_on_chip = true) {
   PersistentSweepsRequest q;
   q.kind = d.b ? SweepKind::jacobi : SweepKind::apply;
   q.omega = kOmega;
   q.sweeps = sweeps;
   q.kernel = kernel;
+  q.rhs_on_chip = rhs_on_chip;
   return q;
 }
 
 template <class Real>
 PersistentSweeps persistent(CudaBackend<Real>& be, const Stencil& s, Domain<Real>& d, int sweeps, int reps, double* t,
-                            PerksKernel kernel) {
-  const PersistentSweepsRequest q = sweep_request(d, sweeps, kernel);
+                            PerksKernel kernel, bool rhs_on_chip = true) {
+  const PersistentSweepsRequest q = sweep_request(d, sweeps, kernel, rhs_on_chip);
   PersistentSweeps last;
   *t = bench::time_per_call(be.stream(), 2, reps, [&] {
          be.fill_boundary_faces(*d.x, d.faces, true);
@@ -165,13 +169,14 @@ void run_shape(CudaBackend<Real>& be, const Stencil& s, const Options& o, std::v
       break;
     }
   // Small: the largest side (down in steps of ~2 %) at which the resident kernel keeps the whole domain on
-  // chip; 95 % of the streaming kernel's cache where it never fits.
+  // chip, b included for Jacobi; 95 % of the streaming kernel's cache where it never fits.
   int small = 0;
   for (int n = side_for(2.0 * capacity); n >= 8 && small == 0; n = std::min(n - 1, static_cast<int>(n * 0.98))) {
     Domain<Real> d = make_domain(be, s, n, o.kind);
     const PersistentSweepsRequest q = sweep_request(d, 1, PerksKernel::resident);
     be.fill_boundary_faces(*d.x, d.faces, true);
-    if (be.persistent_sweeps(s, q, d.b.get(), *d.x, *d.y, d.faces, true).ran) small = n;
+    const PersistentSweeps p = be.persistent_sweeps(s, q, d.b.get(), *d.x, *d.y, d.faces, true);
+    if (p.ran && (!d.b || p.rhs_on_chip)) small = n;
   }
   if (small == 0) small = std::max(8, side_for(0.95 * capacity));
   const int large = std::max(side_for(8.0 * capacity) + 1, saturating);
@@ -197,6 +202,8 @@ void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const
     const PersistentSweeps ps = persistent(be, s, d, o.sweeps, o.reps, &r.streaming_s, PerksKernel::streaming);
     r.streaming_f = ps.cached_fraction;
   }
+  r.rhs_on_chip = p.rhs_on_chip;
+  if (p.rhs_on_chip) persistent(be, s, d, o.sweeps, o.reps, &r.rhs_streamed_s, p.kernel, false);
   r.cached_fraction = p.cached_fraction;
   r.cache_planes = p.cache_planes;
   r.blocks = p.blocks;
@@ -213,6 +220,8 @@ void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const
   char streaming[64] = "";
   if (r.streaming_s > 0)
     std::snprintf(streaming, sizeof streaming, "  streaming (f=%.3f) %.3f", r.streaming_f, r.per_step_s / r.streaming_s);
+  if (r.rhs_streamed_s > 0)
+    std::snprintf(streaming, sizeof streaming, "  b on chip; b streamed %.3f", r.per_step_s / r.rhs_streamed_s);
   std::printf("%-10s %-4s %-10s %-16s %-9s f=%.3f  per-sweep %.3e s  persistent %.3e s  speed-up %.3f  model %.3f  "
               "1/(1-f) %s  in flight %.1f of %.1f KB/SM%s\n",
               r.shape.c_str(), r.precision.c_str(), cls, ext, r.kernel.c_str(), r.cached_fraction, r.per_step_s, r.persistent_s,
@@ -307,11 +316,11 @@ int main(int argc, char** argv) {
                       "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, "
                       "\"bound_1_over_1_minus_f\": %.4f, \"inflight_bytes_per_sm\": %.0f, \"needed_bytes_per_sm\": %.0f, "
                       "\"cache_planes\": %d, \"blocks\": %d, \"streaming_s_per_sweep\": %.4e, "
-                      "\"streaming_cached_fraction\": %.4f}%s\n",
+                      "\"streaming_cached_fraction\": %.4f, \"rhs_on_chip\": %s, \"rhs_streamed_s_per_sweep\": %.4e}%s\n",
                       r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.kernel.c_str(), r.extents[0], r.extents[1], r.extents[2],
                       r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
                       r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, r.streaming_s, r.streaming_f,
-                      i + 1 < recs.size() ? "," : "");
+                      r.rhs_on_chip ? "true" : "false", r.rhs_streamed_s, i + 1 < recs.size() ? "," : "");
         f << buf;
       }
       f << "  ]\n}\n";

@@ -113,6 +113,9 @@ struct PersistentSweepsRequest {
   long cache_bytes = -1;  // on-chip cache per block; -1: all the backend can spare, 0: none
   int max_blocks = 0;     // at most this many blocks (tests, tuning: several work items per block); 0: all
   PerksKernel kernel = PerksKernel::automatic;  // resident / pipelined / streaming: that kernel or none (ran = false)
+  // Jacobi, resident kernel: keep b on chip beside the iterate where both fit (read once per launch); false, or
+  // where only the iterate fits: stream b from global memory every sweep.
+  bool rhs_on_chip = true;
 };
 struct PersistentSweeps {
   bool ran = false;   // false: not supported for these fields / this stencil (the caller sweeps itself)
@@ -123,6 +126,7 @@ struct PersistentSweeps {
   PerksKernel kernel = PerksKernel::automatic;  // the kernel that ran: resident, pipelined or streaming
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
+  bool rhs_on_chip = false;      // Jacobi: b was kept on chip too (every array of the iteration on chip)
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
   double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;

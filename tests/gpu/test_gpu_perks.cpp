@@ -76,15 +76,16 @@ long mismatches_with_ghosts(const FieldLayout& l, const std::vector<Real>& a, co
 }
 
 // `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items
-// (streaming, pipelined) or longer bricks (resident); `wide`: grid_for(s, true).
+// (streaming, pipelined) or longer bricks (resident); `wide`: grid_for(s, true); `rhs_on_chip` (resident
+// Jacobi): b kept on chip (the test grids fit with it) or streamed through the kernel's ring.
 template <class Real>
 void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache, long sweeps,
-                 int max_blocks, bool wide = false) {
+                 int max_blocks, bool wide = false, bool rhs_on_chip = true) {
   const FieldLayout l = grid_for(s, wide);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
                            (sizeof(Real) == 8 ? " f64 " : " f32 ") + perks_kernel_name(kernel) + " cache " +
                            std::to_string(cache) + " max_blocks " + std::to_string(max_blocks) +
-                           (wide ? " wide grid" : "");
+                           (wide ? " wide grid" : "") + (rhs_on_chip ? "" : " b streamed");
   SCOPED_TRACE(what);
   const std::vector<BoundaryFace> faces = mixed_faces(s.dim());
   // Apply sweeps of a PERKS shape grow like its coefficient sum: scale the start so values stay finite.
@@ -113,11 +114,14 @@ void check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, Perks
   q.cache_bytes = cache;
   q.max_blocks = max_blocks;
   q.kernel = kernel;
+  q.rhs_on_chip = rhs_on_chip;
   const PersistentSweeps res = gpu.persistent_sweeps(s, q, kind == SweepKind::jacobi ? b.get() : nullptr, *x, *y,
                                                      faces, false);
   ASSERT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently (the resident kernel: "
                           "the test grid fits)";
   if (kernel != PerksKernel::automatic) EXPECT_EQ(perks_kernel_name(res.kernel), perks_kernel_name(kernel));
+  EXPECT_EQ(res.rhs_on_chip, kind == SweepKind::jacobi && res.kernel == PerksKernel::resident && rhs_on_chip)
+      << "the resident kernel keeps b on chip where asked and it fits (the test grids fit)";
   EXPECT_EQ(res.sweeps, sweeps);
   EXPECT_FALSE(res.stopped);
   if (kernel == PerksKernel::pipelined) {
@@ -153,9 +157,14 @@ void all_shapes_test() {
       // Streaming: cache off, a few planes with several items per block, the whole domain.
       for (long cache : {-1L, 0L, 40000L})
         check_shape(*gpu, s, kind, PerksKernel::streaming, cache, 7, cache == 40000L ? 16 : 0);
-      // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes.
+      // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes; Jacobi with b on chip
+      // and streamed.
       check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
       if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
+      if (kind == SweepKind::jacobi) {
+        check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0, false, false);
+        if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32, false, false);
+      }
     }
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
@@ -166,9 +175,11 @@ TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
 template <class Real>
 void resident_sanitizer_case(const std::vector<std::string>& names) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
-  for (const std::string& name : names)
+  for (const std::string& name : names) {
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi})
       check_shape(*gpu, perks_stencil(name), kind, PerksKernel::resident, -1, 7, 0);
+    check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, false, false);
+  }
 }
 TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
 TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2d13pt", "2d21pt"}); }

@@ -148,6 +148,15 @@ TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {
   const PerksResidentPlan few = plan_perks_resident(d, t, dom, 16, 128, 64);
   EXPECT_EQ(few.chunk, 32);
   EXPECT_FALSE(few.fits);
+  // Jacobi with b on chip: b of every owned plane (64 x 16 fp64) beside the brick. 128 planes (chunks of 16)
+  // fit without it (above), not with it (18 x 9504 + 16 x 8192 bytes); 96 planes (chunks of 12) fit with it.
+  PerksResidentTile tb = t;
+  tb.owned_plane_bytes = 64 * 16 * 8;
+  EXPECT_FALSE(plan_perks_resident(d, tb, dom, 16, 128, d.sms).fits);
+  const PerksResidentPlan pb = plan_perks_resident(d, tb, dom, 16, 96, d.sms);
+  EXPECT_TRUE(pb.fits);
+  EXPECT_EQ(pb.chunk, 12);
+  EXPECT_EQ(pb.smem_bytes, 14 * 9504 + 12 * 8192 + 128);
 }
 
 // The pipelined kernel caches nothing: a large domain predicts ~1 (the per-sweep rate, a kernel boundary traded

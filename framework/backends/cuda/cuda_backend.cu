@@ -872,6 +872,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.device = perks_device_;
   pr.max_blocks = q.max_blocks;
   pr.kernel = q.kernel;
+  pr.rhs_on_chip = q.rhs_on_chip;
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
                                                            : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
@@ -889,6 +890,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.threads = launch.threads;
   res.cache_planes = launch.cache_planes;
   res.cached_fraction = launch.cached_fraction;
+  res.rhs_on_chip = launch.rhs_on_chip;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

@@ -145,6 +145,7 @@ inline PerksPlan plan_perks_pipelined(const PerksDeviceModel& dev, const PerksDo
 // step per brick plane; against the per-sweep kernel's B / W + a kernel boundary.
 struct PerksResidentTile {
   long plane_bytes = 0;  // one brick plane with its halo
+  long owned_plane_bytes = 0;  // per owned plane besides the brick (Jacobi with b on chip: b of the plane)
   long fixed_bytes = 0;  // shared memory besides the brick (b ring, static arrays)
   int halo_planes = 0;   // 2 R
   long plane_cells = 0;  // owned cells of a plane
@@ -165,7 +166,7 @@ inline PerksResidentPlan plan_perks_resident(const PerksDeviceModel& dev, const 
   const long chunk = (planes + q - 1) / q;
   p.chunk = static_cast<int>(chunk);
   p.items = tiles * ((planes + chunk - 1) / chunk);
-  p.smem_bytes = (chunk + tile.halo_planes) * tile.plane_bytes + tile.fixed_bytes;
+  p.smem_bytes = (chunk + tile.halo_planes) * tile.plane_bytes + chunk * tile.owned_plane_bytes + tile.fixed_bytes;
   long limit = dev.smem_per_block;
   if (cache_override > 0) limit = std::min(limit, cache_override + tile.fixed_bytes);
   p.fits = p.smem_bytes <= limit;

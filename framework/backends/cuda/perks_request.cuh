@@ -25,12 +25,14 @@ struct PerksRequest {
   int max_blocks = 0;            // 0: as many as the concurrency model's blocks per SM allow
   PerksDeviceModel device{};     // the concurrency model's device (CudaBackend queries it once)
   PerksKernel kernel = PerksKernel::automatic;
+  bool rhs_on_chip = true;       // Jacobi, resident kernel: b on chip where it fits beside the iterate
 };
 struct PerksLaunch {
   bool launched = false;
   PerksKernel kernel = PerksKernel::automatic;  // the kernel that ran: resident, pipelined or streaming
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
+  bool rhs_on_chip = false;    // Jacobi: b kept on chip for the launch (resident kernel)
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

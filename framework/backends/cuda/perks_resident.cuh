@@ -12,7 +12,9 @@
 //     complete when plane z + R has been read; it is written back into the brick IN PLACE (plane z is never
 //     read again in this sweep; one block barrier per plane keeps every thread within that window), and to
 //     global memory only where someone else reads it (perks_read_by_others) or at the last sweep.
-//     Jacobi streams b through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
+//     Jacobi keeps b on chip as well where the brick and b of its owned planes fit (pa.rhs_on_chip: loaded
+//     once, at the first sweep; every array of the iteration on chip). Where only the brick fits, b streams
+//     through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
 //  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
 //     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
@@ -55,7 +57,7 @@ struct ResidentCfg {
   static constexpr int SW = TW;            // a warp reads one row: BXT is a multiple of 32
   static constexpr int PLANE = TH * SW;    // elements of one brick plane
   static constexpr int BB_ELEMS = NT * MX * MY;  // b of one plane of the block's outputs
-  static constexpr int NB = 3;                   // b ring: planes of b in flight
+  static constexpr int NB = 3;                   // b ring (b not on chip): planes of b in flight
   static_assert(BXT % 32 == 0, "a warp reads one tile row");
   static_assert(!CONSEC || SW % MX == 0, "consecutive columns: vector-aligned brick rows");
 };
@@ -97,7 +99,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
 
   extern __shared__ __align__(16) unsigned char perks_smem[];
   Real* const brick = reinterpret_cast<Real*>(perks_smem);  // planes z = s0 - RS .. s0 + len + RS - 1
-  Real* const bring = brick + static_cast<long>(a.chunk + 2 * RS) * C::PLANE;
+  // b (Jacobi): every owned plane of it (b_on_chip, plane s0 + k at k * BB_ELEMS), else a ring of NB planes.
+  Real* const bplanes = brick + static_cast<long>(a.chunk + 2 * RS) * C::PLANE;
+  const bool b_on_chip = kJacobi && pa.rhs_on_chip;
 
   const int tid = threadIdx.x;
   const int tx = tid % C::BXT;
@@ -162,12 +166,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     const long go = static_cast<long>(s0 - RS + p) * a.step + gx + static_cast<long>(gy) * a.row_stride;
     cp_async_elem<sizeof(Real)>(brick + static_cast<long>(p) * C::PLANE + row * C::SW + col, ok ? src + go : src, ok);
   };
-  // b of the outputs completed at step k (plane s0 + k - 2 RS) into ring slot k % NB; one commit group per k.
+  // Ring: b of the outputs completed at step k (plane s0 + k - 2 RS) into slot k % NB; one commit group per k.
   auto issue_b = [&](int k) {
     if constexpr (kJacobi) {
-      if (k >= 2 * RS && k < P)
-        stage_b_plane<C>(bring + (k % NB) * C::BB_ELEMS, a.b + static_cast<long>(s0 + k - 2 * RS) * a.step, a, x0, y0,
-                         tx, ty, tid);
+      if (!b_on_chip && k >= 2 * RS && k < P)
+        stage_b_plane<C>(bplanes + (k % NB) * C::BB_ELEMS, a.b + static_cast<long>(s0 + k - 2 * RS) * a.step, a, x0,
+                         y0, tx, ty, tid);
     }
     cp_async_commit();
   };
@@ -181,6 +185,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
 
     // ---- 1. loads ----
     if (t == 0) {
+      if (b_on_chip)  // each thread copies the b of its own outputs, the only ones it reads
+        for (int k = 0; k < len; ++k)
+          stage_b_plane<C>(bplanes + k * C::BB_ELEMS, a.b + static_cast<long>(s0 + k) * a.step, a, x0, y0, tx, ty, tid);
       const int n = P * C::PLANE;
       for (int idx = tid; idx < n; idx += C::NT) {
         const int p = idx / C::PLANE, w = idx - p * C::PLANE;
@@ -234,7 +241,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
     // the start of a step keeps every thread within that window.
     auto plane_step = [&](int i, auto completes) {
-      if constexpr (kJacobi) {
+      if (kJacobi && !b_on_chip) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
@@ -249,11 +256,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;
         [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
+        [[maybe_unused]] const Real* const bcur =
+            bplanes + (b_on_chip ? i - 2 * RS : i % NB) * C::BB_ELEMS + tid;  // b of this step's outputs
         stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
           if constexpr (kJacobi) {
-            const Real r = bring[(i % NB) * C::BB_ELEMS + k * C::NT + tid] - sum;
+            const Real r = bcur[k * C::NT] - sum;
             value = xc + a.scale * r;
             const double rl = (live_mask >> k) & 1u ? static_cast<double>(r) : 0.0;
             rsum += rl * rl;
@@ -336,10 +345,12 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
     PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
     return static_cast<long>(fa.sharedSizeBytes);
   }();
+  // Jacobi: b of every owned plane on chip where it fits beside the brick (the "small" domains of the issue:
+  // every array of the iteration on chip), else the ring's NB planes of b.
+  const long b_plane_bytes = static_cast<long>(C::BB_ELEMS) * static_cast<long>(sizeof(Real));
   PerksResidentTile tile;
   tile.plane_bytes = static_cast<long>(C::PLANE) * static_cast<long>(sizeof(Real));
-  tile.fixed_bytes = (kHasB ? static_cast<long>(C::NB) * C::BB_ELEMS * static_cast<long>(sizeof(Real)) : 0L) +
-                     static_smem;
+  tile.fixed_bytes = static_smem;
   tile.halo_planes = 2 * G::RS;
   tile.plane_cells = static_cast<long>(C::BX) * C::BY;
   long max_blocks = r.sm_count;  // one block per SM: all of its shared memory
@@ -347,7 +358,18 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   PerksDomainModel dom;
   dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const PerksResidentPlan plan = plan_perks_resident(pr.device, tile, dom, a.tiles, a.ns, max_blocks, pr.cache_bytes);
+  auto plan_with = [&](bool b_on_chip) {
+    PerksResidentTile t = tile;
+    if (kHasB && b_on_chip) t.owned_plane_bytes = b_plane_bytes;
+    if (kHasB && !b_on_chip) t.fixed_bytes += C::NB * b_plane_bytes;
+    return plan_perks_resident(pr.device, t, dom, a.tiles, a.ns, max_blocks, pr.cache_bytes);
+  };
+  pa.rhs_on_chip = kHasB && pr.rhs_on_chip;
+  PerksResidentPlan plan = plan_with(pa.rhs_on_chip);
+  if (!plan.fits && pa.rhs_on_chip) {
+    pa.rhs_on_chip = false;
+    plan = plan_with(false);
+  }
   if (!plan.fits) return out;
   a.chunk = plan.chunk;
   a.items = plan.items;
@@ -367,6 +389,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   out.threads = C::NT;
   out.cache_planes = a.chunk;
   out.cached_fraction = 1.0;
+  out.rhs_on_chip = pa.rhs_on_chip;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }

@@ -31,6 +31,7 @@ struct PerksArgs {
   LoopStop stop;     // Jacobi: test the thresholds at iterations first + t that are checks
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
   bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
+  bool rhs_on_chip;     // resident Jacobi: b of every owned plane stays in shared memory (else a ring streams it)
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
