@@ -316,6 +316,7 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.varying_ghosts = cuda_ops::face_fill_has_sourced_ghosts(l, pr.faces);
   pa.stop = pr.stop;
   pa.partials = pr.base.partials;
+  pa.partials_capacity = kMaxPartials;
   pa.result = pr.result_dev;
   pa.history = pr.history_dev;
 }

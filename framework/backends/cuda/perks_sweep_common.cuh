@@ -32,7 +32,8 @@ struct PerksArgs {
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
   bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
   bool rhs_on_chip;     // resident Jacobi: b of every owned plane stays in shared memory (else a ring streams it)
-  double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
+  double* partials;  // Jacobi: the blocks' partial sums, partials_capacity doubles (perks_partials_slot)
+  long partials_capacity;
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
 };
@@ -72,11 +73,23 @@ __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, 
   return pa.stop.is_check(pa.first + t);
 }
 
-// Jacobi: the block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may
-// store sweep t + 1's partial while a slower one still sums sweep t's).
+// Jacobi: where every sweep of the launch has its own slot of block partials, the grid totals of the sweeps
+// that are not checks are summed once, after the sweep loop (perks_deferred_totals); between sweeps only the
+// check sweeps' totals are summed (every block needs them to decide). Otherwise every sweep's total is
+// summed between sweeps, in slot t & 1 (a block may store sweep t + 1's partial while a slower one still
+// sums sweep t's).
+template <class Real>
+__device__ __forceinline__ bool perks_defers_totals(const PerksArgs<Real>& pa) {
+  return pa.sweeps * static_cast<long>(gridDim.x) <= pa.partials_capacity;
+}
+template <class Real>
+__device__ __forceinline__ double* perks_partials_slot(const PerksArgs<Real>& pa, long t) {
+  return pa.partials + (perks_defers_totals(pa) ? t : (t & 1)) * static_cast<long>(gridDim.x);
+}
+// The block's sum of squared residuals of sweep t into its slot.
 template <int NT, class Real>
 __device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, long t, double rsum) {
-  store_block_partial<NT>(pa.partials + (t & 1) * gridDim.x, rsum);
+  store_block_partial<NT>(perks_partials_slot(pa, t), rsum);
 }
 
 // Boundary faces without a phase of their own. Before the first sweep the constant ghosts of the second buffer
@@ -137,23 +150,40 @@ __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, lo
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
 // sweep t's input at a check sweep (every block sums sweep t's partials in the same order: the same rr, the
-// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop.
+// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop. Without deferred
+// totals every sweep's total is summed here (for last_rr and the history).
 template <bool kJacobi, class Real>
 __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, double& last_rr) {
   namespace cg = cooperative_groups;
   cg::this_grid().sync();
   bool stop = false;
   if constexpr (kJacobi) {
-    __shared__ double rr_slot;  // rewritten only after the next device barrier
-    const double rr = grid_partials_total(pa.partials + (t & 1) * gridDim.x, &rr_slot);
-    last_rr = rr;
-    if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
-    if (perks_is_check_sweep(pa, t)) {
-      const double res = sqrt(rr);
-      stop = pa.stop.met(res);
+    const bool check = perks_is_check_sweep(pa, t);
+    if (check || !perks_defers_totals(pa)) {
+      __shared__ double rr_slot;  // rewritten only after the next device barrier
+      const double rr = grid_partials_total(perks_partials_slot(pa, t), &rr_slot);
+      last_rr = rr;
+      if (!perks_defers_totals(pa) && pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
+      if (check) stop = pa.stop.met(sqrt(rr));
     }
   }
   return stop;
+}
+
+// Deferred totals, after the sweep loop's last device barrier: the history (block b sums the sweeps t = b,
+// b + G, ...) and, in block 0, the rr of the last sweep's input (perks_store_result). The same summation as
+// between sweeps, so the same bits as a check sweep's total.
+template <class Real>
+__device__ __forceinline__ void perks_deferred_totals(const PerksArgs<Real>& pa, long done, double& last_rr) {
+  if (!perks_defers_totals(pa) || done == 0) return;
+  __shared__ double rr_slot;
+  if (pa.history)
+    for (long t = blockIdx.x; t < done; t += gridDim.x) {
+      const double rr = grid_partials_total(perks_partials_slot(pa, t), &rr_slot);
+      if (threadIdx.x == 0) pa.history[t] = rr;
+      __syncthreads();  // every thread has read rr_slot before the next total rewrites it
+    }
+  if (blockIdx.x == 0) last_rr = grid_partials_total(perks_partials_slot(pa, done - 1), &rr_slot);
 }
 
 // How a sweep loop ended: sweeps done, rr of the last sweep's input (Jacobi), whether a threshold stopped it.
@@ -177,6 +207,7 @@ __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& 
     if constexpr (kJacobi) perks_store_block_partial<NT>(pa, e.done, rsum);
     e.stopped = perks_between_sweeps<kJacobi>(pa, e.done, e.last_rr);
   }
+  if constexpr (kJacobi) perks_deferred_totals(pa, e.done, e.last_rr);
   return e;
 }
 
