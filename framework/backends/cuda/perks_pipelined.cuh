@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
-  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* src, Real* dst) {
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* src, Real* dst) {
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
     if constexpr (pipelined_face_phase(DIM, RADIUS)) {
       const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe);

@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_commit();
   };
 
-  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* __restrict__ src,
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, true>(pa, [&](long t, const Real* __restrict__ src,
                                                                     Real* __restrict__ dst) {
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
     // check sweep's input iterate, which must then be whole in global memory).
@@ -316,7 +316,6 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.varying_ghosts = cuda_ops::face_fill_has_sourced_ghosts(l, pr.faces);
   pa.stop = pr.stop;
   pa.partials = pr.base.partials;
-  pa.partials_capacity = kMaxPartials;
   pa.result = pr.result_dev;
   pa.history = pr.history_dev;
 }

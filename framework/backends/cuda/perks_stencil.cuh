@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);  // scalar loads: C::V == 1
 
-  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT>(pa, [&](long t, const Real* __restrict__ src,
+  const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* __restrict__ src,
                                                                     Real* __restrict__ dst) {
     const bool from_cache = t > 0;  // the cache holds the previous sweep's outputs
     // The next sweep is a check sweep: its input (this sweep's output) must be whole in global memory.
