@@ -122,7 +122,9 @@ struct PersistentSweeps {
   long sweeps = 0;    // sweeps done; after k sweeps the iterate is in x for even k, else in y
   bool stopped = false;  // Jacobi: a threshold was met; the kept iterate is the last sweep's input
   double last_rr = 0.0;  // Jacobi: squared residual norm of the last sweep's input iterate
-  std::vector<double> rr_history;  // Jacobi: the squared residual norm of each sweep's input iterate
+  // Jacobi: the squared residual norm of each sweep's input iterate, at the check sweeps (first + t a multiple
+  // of check_every) and the last sweep; NaN at the others (the kernel need not compute those residuals).
+  std::vector<double> rr_history;
   PerksKernel kernel = PerksKernel::automatic;  // the kernel that ran: resident, pipelined or streaming
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -899,6 +900,9 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     res.rr_history.resize(static_cast<std::size_t>(res.sweeps));
     PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost));
+    // Defined at the check sweeps and the last one (the resident kernel computes the residual only there).
+    for (long t = 0; t + 1 < res.sweeps; ++t)
+      if (!pr.stop.is_check(q.first + t)) res.rr_history[static_cast<std::size_t>(t)] = std::numeric_limits<double>::quiet_NaN();
   }
   return res;
 }

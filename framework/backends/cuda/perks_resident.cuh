@@ -15,6 +15,8 @@
 //     Jacobi keeps b on chip as well where the brick and b of its owned planes fit (pa.rhs_on_chip: loaded
 //     once, at the first sweep; every array of the iteration on chip). Where only the brick fits, b streams
 //     through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
+//     Jacobi computes the residual (and sums it over the grid) only where it is needed: at the check sweeps
+//     and the last sweep (perks_needs_residual; a plane loop without it otherwise).
 //  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
 //     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
@@ -232,7 +234,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_wait<NB - 1>();                       // the brick's loads (and b of step 0) are in
     __syncthreads();
 
-    // ---- 2. compute, plane by plane, in place ----
+    // ---- 2. compute, plane by plane, in place (Jacobi: the residual only where it is needed) ----
     double rsum = 0.0;
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
@@ -240,7 +242,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick
     // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
     // the start of a step keeps every thread within that window.
-    auto plane_step = [&](int i, auto completes) {
+    auto plane_step = [&](int i, auto completes, auto with_residual) {
       if (kJacobi && !b_on_chip) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
@@ -264,8 +266,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
           if constexpr (kJacobi) {
             const Real r = bcur[k * C::NT] - sum;
             value = xc + a.scale * r;
-            const double rl = (live_mask >> k) & 1u ? static_cast<double>(r) : 0.0;
-            rsum += rl * rl;
+            if constexpr (decltype(with_residual)::value) {
+              const double rl = (live_mask >> k) & 1u ? static_cast<double>(r) : 0.0;
+              rsum += rl * rl;
+            }
           }
           if constexpr (C::CONSEC) {
             row_out[jy][jx] = value;
@@ -281,8 +285,16 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         });
       }
     };
-    for (int i = 0; i < 2 * RS; ++i) plane_step(i, std::false_type{});
-    for (int i = 2 * RS; i < P; ++i) plane_step(i, std::true_type{});
+    auto plane_loop = [&](auto with_residual) {
+      for (int i = 0; i < 2 * RS; ++i) plane_step(i, std::false_type{}, with_residual);
+      for (int i = 2 * RS; i < P; ++i) plane_step(i, std::true_type{}, with_residual);
+    };
+    if constexpr (kJacobi) {
+      if (perks_needs_residual(pa, t)) plane_loop(std::true_type{});
+      else plane_loop(std::false_type{});
+    } else {
+      plane_loop(std::false_type{});
+    }
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
     perks_fill_box_ghosts<C::NT, 4, C::D3>(pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) {

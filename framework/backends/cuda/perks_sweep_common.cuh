@@ -32,7 +32,7 @@ struct PerksArgs {
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
   bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
   bool rhs_on_chip;     // resident Jacobi: b of every owned plane stays in shared memory (else a ring streams it)
-  double* partials;  // Jacobi: the blocks' partial sums, kMaxPartials doubles (perks_partials_slot)
+  double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
 };
@@ -72,26 +72,19 @@ __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, 
   return pa.stop.is_check(pa.first + t);
 }
 
-// Jacobi, deferred totals (kDefer, the resident kernel): where every sweep of the launch has its own slot of
-// block partials, the grid totals of the sweeps that are not checks are summed once, after the sweep loop
-// (perks_deferred_totals); between sweeps only the check sweeps' totals are summed (every block needs them to
-// decide). Otherwise every sweep's total is summed between sweeps, in slot t & 1 (a block may store sweep
-// t + 1's partial while a slower one still sums sweep t's). The streaming kernels keep the per-sweep totals:
-// deferred, their code changed and some lost 3-40 % per sweep (run 2, gpu-h200-2026-11-26-jacobi-rhs-on-chip).
-template <bool kDefer, class Real>
-__device__ __forceinline__ bool perks_defers_totals(const PerksArgs<Real>& pa) {
-  if constexpr (kDefer) return pa.sweeps * static_cast<long>(gridDim.x) <= kMaxPartials;
-  else return false;
+// Jacobi: whether sweep t's residual is needed: at a check sweep (every block decides whether to stop) and at
+// the launch's last sweep (PersistentSweeps::last_rr). The resident kernel computes and sums it only there
+// (kWhereNeeded); the streaming kernels at every sweep.
+template <class Real>
+__device__ __forceinline__ bool perks_needs_residual(const PerksArgs<Real>& pa, long t) {
+  return perks_is_check_sweep(pa, t) || t + 1 == pa.sweeps;
 }
-template <bool kDefer, class Real>
-__device__ __forceinline__ double* perks_partials_slot(const PerksArgs<Real>& pa, long t) {
-  if constexpr (kDefer) return pa.partials + (perks_defers_totals<kDefer>(pa) ? t : (t & 1)) * static_cast<long>(gridDim.x);
-  else return pa.partials + (t & 1) * gridDim.x;
-}
-// The block's sum of squared residuals of sweep t into its slot.
-template <int NT, bool kDefer, class Real>
+
+// The block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may store sweep
+// t + 1's partial while a slower one still sums sweep t's).
+template <int NT, class Real>
 __device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, long t, double rsum) {
-  store_block_partial<NT>(perks_partials_slot<kDefer>(pa, t), rsum);
+  store_block_partial<NT>(pa.partials + (t & 1) * gridDim.x, rsum);
 }
 
 // Boundary faces without a phase of their own. Before the first sweep the constant ghosts of the second buffer
@@ -152,40 +145,27 @@ __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, lo
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
 // sweep t's input at a check sweep (every block sums sweep t's partials in the same order: the same rr, the
-// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop. Without deferred
-// totals every sweep's total is summed here (for last_rr and the history).
-template <bool kJacobi, bool kDefer, class Real>
+// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop. The total is
+// summed at every sweep, or with kWhereNeeded where perks_needs_residual (the history's other entries are left
+// to the host).
+template <bool kJacobi, bool kWhereNeeded, class Real>
 __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, double& last_rr) {
   namespace cg = cooperative_groups;
   cg::this_grid().sync();
   bool stop = false;
   if constexpr (kJacobi) {
-    const bool defer = perks_defers_totals<kDefer>(pa);
-    if (!defer || perks_is_check_sweep(pa, t)) {
+    if (!kWhereNeeded || perks_needs_residual(pa, t)) {
       __shared__ double rr_slot;  // rewritten only after the next device barrier
-      const double rr = grid_partials_total(perks_partials_slot<kDefer>(pa, t), &rr_slot);
+      const double rr = grid_partials_total(pa.partials + (t & 1) * gridDim.x, &rr_slot);
       last_rr = rr;
-      if (!defer && pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
-      if (perks_is_check_sweep(pa, t)) stop = pa.stop.met(sqrt(rr));
+      if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
+      if (perks_is_check_sweep(pa, t)) {
+        const double res = sqrt(rr);
+        stop = pa.stop.met(res);
+      }
     }
   }
   return stop;
-}
-
-// Deferred totals, after the sweep loop's last device barrier: the history (block b sums the sweeps t = b,
-// b + G, ...) and, in block 0, the rr of the last sweep's input (perks_store_result). The same summation as
-// between sweeps, so the same bits as a check sweep's total.
-template <class Real>
-__device__ __forceinline__ void perks_deferred_totals(const PerksArgs<Real>& pa, long done, double& last_rr) {
-  if (!perks_defers_totals<true>(pa) || done == 0) return;
-  __shared__ double rr_slot;
-  if (pa.history)
-    for (long t = blockIdx.x; t < done; t += gridDim.x) {
-      const double rr = grid_partials_total(perks_partials_slot<true>(pa, t), &rr_slot);
-      if (threadIdx.x == 0) pa.history[t] = rr;
-      __syncthreads();  // every thread has read rr_slot before the next total rewrites it
-    }
-  if (blockIdx.x == 0) last_rr = grid_partials_total(perks_partials_slot<true>(pa, done - 1), &rr_slot);
 }
 
 // How a sweep loop ended: sweeps done, rr of the last sweep's input (Jacobi), whether a threshold stopped it.
@@ -196,20 +176,22 @@ struct PerksLoopEnd {
 };
 
 // The sweep loop of every PERKS stencil kernel: sweep(t, src, dst) runs sweep t of the block (src = buf[t & 1],
-// dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored); then the
-// block partial and the step between sweeps. Stops after pa.sweeps sweeps or at a met threshold. The sweep
-// fills the ghosts whose sources it wrote (perks_fill_box_ghosts) or, in the pipelined kernel's face phase, all
-// of them (perks_fill_faces_call); the constant ones are written here first.
-template <bool kJacobi, int NT, bool kDeferTotals, class Real, class Sweep>
+// dst = buf[(t + 1) & 1]) and returns the thread's sum of squared residuals (Jacobi; else ignored; with
+// kWhereNeeded only where perks_needs_residual); then the block partial and the step between sweeps. Stops
+// after pa.sweeps sweeps or at a met threshold. The sweep fills the ghosts whose sources it wrote
+// (perks_fill_box_ghosts) or, in the pipelined kernel's face phase, all of them (perks_fill_faces_call); the
+// constant ones are written here first.
+template <bool kJacobi, int NT, bool kWhereNeeded, class Real, class Sweep>
 __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
   perks_fill_constant_ghosts(pa);
   PerksLoopEnd e;
   for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
     const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
-    if constexpr (kJacobi) perks_store_block_partial<NT, kDeferTotals>(pa, e.done, rsum);
-    e.stopped = perks_between_sweeps<kJacobi, kDeferTotals>(pa, e.done, e.last_rr);
+    if constexpr (kJacobi) {
+      if (!kWhereNeeded || perks_needs_residual(pa, e.done)) perks_store_block_partial<NT>(pa, e.done, rsum);
+    }
+    e.stopped = perks_between_sweeps<kJacobi, kWhereNeeded>(pa, e.done, e.last_rr);
   }
-  if constexpr (kJacobi && kDeferTotals) perks_deferred_totals(pa, e.done, e.last_rr);
   return e;
 }
 
