@@ -900,9 +900,11 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     res.rr_history.resize(static_cast<std::size_t>(res.sweeps));
     PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost));
-    // Defined at the check sweeps and the last one (the resident kernel computes the residual only there).
-    for (long t = 0; t + 1 < res.sweeps; ++t)
-      if (!pr.stop.is_check(q.first + t)) res.rr_history[static_cast<std::size_t>(t)] = std::numeric_limits<double>::quiet_NaN();
+    // Defined where the residual is needed (the resident kernel computes it only there). A launch that stopped
+    // early stopped at a check, so its last sweep done counts as the last one.
+    for (long t = 0; t < res.sweeps; ++t)
+      if (!pr.stop.residual_needed(q.first, t, res.sweeps))
+        res.rr_history[static_cast<std::size_t>(t)] = std::numeric_limits<double>::quiet_NaN();
   }
   return res;
 }

@@ -13,6 +13,12 @@ struct LoopStop {
   double rel = -1.0, abs = -1.0, div = 1e300;
   // Whether iteration k (counted from the solve's start; k iterations done) is a check.
   __host__ __device__ bool is_check(long k) const { return check_every > 0 && k % check_every == 0; }
+  // Persistent Jacobi: whether sweep t of a launch of `sweeps` sweeps from iteration `first` needs its residual: at
+  // a check (every block decides whether to stop) and at the launch's last sweep (its last_rr). The resident
+  // kernel computes it only there; the host marks the history's other entries undefined (NaN) by the same rule.
+  __host__ __device__ bool residual_needed(long first, long t, long sweeps) const {
+    return is_check(first + t) || t + 1 == sweeps;
+  }
   // At a check: stop when the residual norm is not finite, <= rel or <= abs, or > div.
   __device__ bool met(double res) const { return !isfinite(res) || res <= rel || res <= abs || res > div; }
   // CG: stop after iteration k on a non-finite residual norm at once, on the thresholds at the checks.

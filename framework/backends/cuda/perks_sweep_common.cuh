@@ -72,12 +72,11 @@ __device__ __forceinline__ bool perks_is_check_sweep(const PerksArgs<Real>& pa, 
   return pa.stop.is_check(pa.first + t);
 }
 
-// Jacobi: whether sweep t's residual is needed: at a check sweep (every block decides whether to stop) and at
-// the launch's last sweep (PersistentSweeps::last_rr). The resident kernel computes and sums it only there
-// (kWhereNeeded); the streaming kernels at every sweep.
+// Jacobi: whether sweep t's residual is needed (LoopStop::residual_needed: a check sweep, or the launch's last).
+// The resident kernel computes and sums it only there (kWhereNeeded); the streaming kernels at every sweep.
 template <class Real>
 __device__ __forceinline__ bool perks_needs_residual(const PerksArgs<Real>& pa, long t) {
-  return perks_is_check_sweep(pa, t) || t + 1 == pa.sweeps;
+  return pa.stop.residual_needed(pa.first, t, pa.sweeps);
 }
 
 // The block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may store sweep
