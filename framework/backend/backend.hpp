@@ -234,6 +234,24 @@ class Backend {
     (void)jacobi_sweep(A, omega, b, x, x_new);
   }
 
+  // Two constant-stencil Jacobi sweeps in one pass over memory (temporal blocking; multigrid smoothing):
+  //   x1 = x + omega1 / a_c (b - A x),   out = x1 + omega2 / a_c (b - A x1),
+  // each with the bits of jacobi_update, where the ghost cells of x1 hold +0. The caller uses it only where a ghost
+  // refresh of x1 would write exactly that (homogeneous Dirichlet values on one rank without periodic axes:
+  // GridOperator::homogeneous_ghosts_are_zero). x == nullptr: x = 0, and x1 = omega1 / a_c b with the bits of
+  // scale(). x's ghosts must be current; out must be distinct from x and b; owned cells of out only are written.
+  // Where jacobi_pair_supported is false the caller runs the sweeps one by one.
+  virtual bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const {
+    (void)A;
+    (void)layout;
+    return false;
+  }
+  virtual void jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                  const Field<Real>* x, Field<Real>& out) {
+    (void)A, (void)omega1, (void)omega2, (void)b, (void)x, (void)out;
+    backend_unavailable(name(), "jacobi_update_pair");
+  }
+
   // ---- halos and boundaries ------------------------------------------------------------------
   // Pack the listed boxes one after another (x fastest within a box) into host memory.
   virtual void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) = 0;

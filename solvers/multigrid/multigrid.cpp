@@ -146,6 +146,10 @@ struct Multigrid<Real>::Level {
   FieldPtr<Real> x_own, b_own, r, d, w;
   Field<Real>* x = nullptr;
   const Field<Real>* b = nullptr;
+  // Between the pre- and the post-smoothing of a cycle the iterate may live in w instead of x (Multigrid::smooth:
+  // with an odd number of post-smoothing passes, the pre-smoothing ends in w so that the post-smoothing ends in x
+  // without a copy). Multigrid::iterate gives the field that holds it.
+  bool iterate_in_w = false;
   bool homogeneous = true;
   double omega = 0.0, lambda_max = 0.0;
   // Transfer to the next coarser level (on this level's participants).
@@ -354,6 +358,8 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   // Per-level work fields and smoother set-up.
   const char* all = std::getenv("PERKSOLVE_MG_REFRESH_ALL_GHOSTS");
   const bool refresh_all_ghosts = all != nullptr && std::string(all) == "1";
+  const char* pairs = std::getenv("PERKSOLVE_MG_SWEEP_PAIRS");  // "0": Jacobi sweeps one by one (comparisons)
+  sweep_pairs_enabled_ = pairs == nullptr || std::string(pairs) != "0";
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
@@ -425,9 +431,23 @@ void Multigrid<Real>::fill_zeros(Level& v, Field<Real>& f) {
 }
 
 template <class Real>
+Field<Real>& Multigrid<Real>::iterate(Level& v) {
+  return v.iterate_in_w ? *v.w : *v.x;
+}
+
+template <class Real>
+void Multigrid<Real>::settle_iterate(Level& v) {
+  if (!v.iterate_in_w) return;
+  v.be->copy(*v.w, *v.x);
+  note_ghosts(v, *v.x, ghosts_current(v, *v.w, true));
+  v.iterate_in_w = false;
+}
+
+template <class Real>
 void Multigrid<Real>::level_residual(Level& v, bool homogeneous) {
-  refresh_ghosts(v, *v.x, homogeneous);
-  v.A->residual_bc(*v.b, *v.x, *v.r, homogeneous, /*refresh=*/false);
+  Field<Real>& x = iterate(v);
+  refresh_ghosts(v, x, homogeneous);
+  v.A->residual_bc(*v.b, x, *v.r, homogeneous, /*refresh=*/false);
 }
 
 template <class Real>
@@ -449,6 +469,20 @@ Multigrid<Real>::~Multigrid() {
   while (!levels_.empty()) levels_.pop_back();
 }
 
+namespace {
+// Chebyshev smoothing of degree up to this runs in product form (one Jacobi sweep per root, the cost of
+// weighted Jacobi); higher degrees use the three-term recurrence, which stays stable at any degree.
+constexpr long kChebyshevProductMaxDegree = 4;
+}  // namespace
+
+// Whether `sweeps` smoothing sweeps run as Jacobi sweeps of their own weights (weighted Jacobi; Chebyshev in product
+// form), at least two of them (so that they can pair).
+template <class Real>
+bool Multigrid<Real>::jacobi_product_form(long sweeps) const {
+  return sweeps >= 2 && (cfg_.smoother.type == "jacobi" ||
+                         (cfg_.smoother.type == "chebyshev" && sweeps <= kChebyshevProductMaxDegree));
+}
+
 template <class Real>
 std::string Multigrid<Real>::describe() const {
   std::string s = fmt::format("multigrid: {} levels, {}-cycle, {}({},{}) smoothing, coarse solve {}", levels_.size(),
@@ -463,15 +497,17 @@ std::string Multigrid<Real>::describe() const {
                          : "");
     if (cfg_.smoother.type == "chebyshev" && v.active) s += fmt::format(", lambda_max(D^-1 A) ~ {:.4f}", v.lambda_max);
     if (v.active && v.zero_ghost_rule) s += ", zero ghosts kept";
+    // (levels of a persistent program run their sweeps one by one)
+    const bool in_program = persistent_level_ >= 0 && static_cast<int>(l) >= persistent_level_ && v.be->asynchronous();
+    const bool coarsest = l + 1 == levels_.size();
+    const bool paired = coarsest ? cfg_.coarse.type == "smoother" && jacobi_product_form(cfg_.coarse.sweeps)
+                                 : jacobi_product_form(cfg_.pre) || jacobi_product_form(cfg_.post);
+    if (v.active && paired && !in_program && sweep_pairs(v, true)) s += ", sweeps in pairs";
   }
   return s;
 }
 
 namespace {
-
-// Chebyshev smoothing of degree up to this runs in product form (one Jacobi sweep per root, the cost of
-// weighted Jacobi); higher degrees use the three-term recurrence, which stays stable at any degree.
-constexpr long kChebyshevProductMaxDegree = 4;
 
 // Weights of the Chebyshev polynomial of degree k on [lo, hi] in product form: the error propagator
 // T_k((theta - lambda) / delta) / T_k(theta / delta) = prod_i (1 - lambda / lambda_i), with roots
@@ -488,8 +524,16 @@ std::vector<double> chebyshev_product_weights(long k, double lo, double hi, bool
 
 }  // namespace
 
+// Whether level v's constant-stencil Jacobi sweeps may run in pairs (Backend::jacobi_update_pair): the ghosts of the
+// intermediate iterate must be what a refresh writes, +0 (homogeneous values and GridOperator::homogeneous_ghosts_are_zero).
 template <class Real>
-void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
+bool Multigrid<Real>::sweep_pairs(const Level& v, bool homogeneous) const {
+  return sweep_pairs_enabled_ && homogeneous && v.zero_ghost_rule && !v.A->variable() &&
+         v.be->jacobi_pair_supported(v.A->stencil(), v.A->layout());
+}
+
+template <class Real>
+void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w) {
   Level& v = *levels_[l];
   Backend<Real>& be = *v.be;
   const std::string& type = cfg_.smoother.type;
@@ -510,30 +554,44 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero) {
     fill_zeros(v, *v.x);
     zero = false;
   }
+  if (!(constant_jacobi && sweeps > 0)) settle_iterate(v);  // the other smoothers work on x
   if (sweeps <= 0) return;
   Timers::Scope t(timers_, "mg_smooth");
   const bool hom = v.homogeneous;
   if (constant_jacobi) {
     // Constant stencil: the fused sweep x' = x + omega/a_centre (b - A x) (reads x and b, writes x':
-    // 3 values per cell instead of 7 for residual + update), ping-ponging between x and w.
-    Field<Real>* src = v.x;
-    Field<Real>* dst = v.w.get();
-    long s = 0;
-    if (zero) {
-      // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
-      be.scale(static_cast<Real>(weights[0]) / static_cast<Real>(v.A->stencil().center_coeff()), *v.b, *dst);
-      std::swap(src, dst);
-      s = 1;
+    // 3 values per cell instead of 7 for residual + update), two sweeps per pass where the backend and the boundary
+    // allow it (sweep_pairs), each pass ping-ponging between x and w.
+    const Stencil& A = v.A->stencil();
+    const auto weight = [&](long s) { return static_cast<Real>(weights[static_cast<std::size_t>(s)]); };
+    const bool pairs = sweep_pairs(v, hom);
+    const auto passes = [&](long n) { return pairs ? (n + 1) / 2 : n; };
+    Field<Real>* const w = v.w.get();
+    const auto other = [&](const Field<Real>* f) { return f == v.x ? w : v.x; };
+    // Where the result should end: in x, or in w when the caller allows it and an odd number of post-smoothing passes
+    // follows (they then end in x). From zero the first pass reads nothing, so it can start on either field.
+    Field<Real>* const target = may_end_in_w && jacobi_product_form(cfg_.post) && passes(cfg_.post) % 2 == 1 ? w : v.x;
+    Field<Real>* src = zero ? (passes(sweeps) % 2 == 0 ? target : other(target)) : &iterate(v);
+    for (long s = 0; s < sweeps;) {
+      Field<Real>* const dst = other(src);
+      if (pairs && s + 1 < sweeps) {
+        if (!zero) refresh_ghosts(v, *src, hom);
+        be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
+        s += 2;
+      } else if (zero) {
+        // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
+        be.scale(weight(s) / static_cast<Real>(A.center_coeff()), *v.b, *dst);
+        s += 1;
+      } else {
+        refresh_ghosts(v, *src, hom);
+        be.jacobi_update(A, weight(s), *v.b, *src, *dst);
+        s += 1;
+      }
+      zero = false;
+      src = dst;
     }
-    for (; s < sweeps; ++s) {
-      refresh_ghosts(v, *src, hom);
-      be.jacobi_update(v.A->stencil(), static_cast<Real>(weights[static_cast<std::size_t>(s)]), *v.b, *src, *dst);
-      std::swap(src, dst);
-    }
-    if (src != v.x) {
-      be.copy(*src, *v.x);
-      note_ghosts(v, *v.x, ghosts_current(v, *src, true));
-    }
+    v.iterate_in_w = src == w;
+    if (!may_end_in_w) settle_iterate(v);
   } else if (!weights.empty()) {
     for (long s = 0; s < sweeps; ++s) {
       level_residual(v, hom);
@@ -629,12 +687,12 @@ void Multigrid<Real>::prolongate_correction(int l) {
   Timers::Scope t(timers_, "mg_transfer");
   if (f.direct_transfer) {
     refresh_ghosts(c, *c.x, /*homogeneous=*/true);  // the coarse ghosts the interpolation reads
-    f.be->prolongate_add(f.map, *c.x, *f.x);
+    f.be->prolongate_add(f.map, *c.x, iterate(f));
     return;
   }
   f.up->run(c.active ? c.x : nullptr, f.shadow.get());
   f.be->fill_boundary_faces(*f.shadow, f.shadow_faces, true);
-  f.be->prolongate_add(f.map, *f.shadow, *f.x);
+  f.be->prolongate_add(f.map, *f.shadow, iterate(f));
 }
 
 template <class Real>
@@ -687,11 +745,12 @@ template <class Real>
 void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero) {
   Level& f = *levels_[l];
   if (!f.active) return;
+  f.iterate_in_w = false;  // a level's cycle starts (and ends) with its iterate in x
   if (l + 1 == levels()) {
     coarse_solve(l, zero);
     return;
   }
-  smooth(l, cfg_.pre, false, zero);
+  smooth(l, cfg_.pre, false, zero, /*may_end_in_w=*/true);
   restrict_residual(l);
   Level& c = *levels_[l + 1];
   if (c.active) {
@@ -708,6 +767,7 @@ void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero
   }
   prolongate_correction(l);
   smooth(l, cfg_.post, true, false);
+  settle_iterate(f);
 }
 
 template <class Real>

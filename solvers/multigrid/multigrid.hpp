@@ -49,7 +49,12 @@ class Multigrid {
   void run_cycle_levels(int l, const std::string& type, bool zero);  // operation by operation
   // First level of the persistent part of a V-cycle (every level from it down qualifies), or -1.
   int persistent_level() const;
-  void smooth(int l, long sweeps, bool post, bool zero);
+  // may_end_in_w: the result may be left in the level's w (Level::iterate_in_w; the pre-smoothing of a cycle).
+  void smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false);
+  bool sweep_pairs(const Level& v, bool homogeneous) const;
+  bool jacobi_product_form(long sweeps) const;
+  static Field<Real>& iterate(Level& v);  // the field that holds level v's iterate (x, or w: Level::iterate_in_w)
+  void settle_iterate(Level& v);          // moves the iterate into x
   void coarse_solve(int l, bool zero);
   // The first cycle with these fields runs directly; the second records it (Backend::record), and later
   // cycles replay the recording. `run` issues the cycle.
@@ -83,6 +88,7 @@ class Multigrid {
   int persistent_level_ = -1;
   std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
   int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
+  bool sweep_pairs_enabled_ = true;  // PERKSOLVE_MG_SWEEP_PAIRS=0 turns Backend::jacobi_update_pair off
 };
 
 }  // namespace perksolve

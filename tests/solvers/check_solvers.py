@@ -531,6 +531,40 @@ def check_ghost_reuse():
     print("pcg_mg_diffusion3d.toml (cell-centred): every refresh kept")
 
 
+def check_sweep_pairs():
+    """Multigrid runs its constant-stencil Jacobi sweeps two per pass (Backend::jacobi_update_pair) where the ghosts of
+    the intermediate iterate are +0, and keeps the iterate in w between the pre- and the post-smoothing when that
+    saves a copy: the residual history is identical, to the printed digits, to a run with the sweeps one by one
+    (PERKSOLVE_MG_SWEEP_PAIRS=0), for even and odd sweep counts, V/W/F cycles, FMG and a float cycle; the level lines
+    say where pairs run."""
+    pc = "solver.preconditioner"
+    cases = [
+        ("pcg_mg_poisson3d.toml", [f'{pc}.coarse.type="direct"']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.smoother.type="chebyshev"', f'{pc}.coarse.type="direct"']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.smoother.type="chebyshev"', f'{pc}.pre_smooth=3', f'{pc}.post_smooth=3',
+                                   f'{pc}.coarse.type="smoother"']),
+        ("mg_poisson3d.toml", ['solver.pre_smooth=2', 'solver.post_smooth=1', 'solver.cycle="W"']),
+        ("mg_poisson3d.toml", ['solver.pre_smooth=1', 'solver.post_smooth=0']),
+        ("mg_poisson3d.toml", ['solver.smoother.type="chebyshev"', 'solver.pre_smooth=2', 'solver.post_smooth=6']),
+        ("pcg_mg_poisson3d.toml", [f'{pc}.precision="float"', f'{pc}.smoother.type="chebyshev"', f'{pc}.replay="off"']),
+        ("mg_poisson3d.toml", ['solver.cycle="F"']),
+        ("fmg_poisson2d.toml", ["grid.extents=[63,63]", 'solver.smoother.type="jacobi"']),
+    ]
+    for name, extra in cases:
+        args = [deck(name), "monitor.every=1"] + (["grid.extents=[31,31,31]"] if "3d" in name else []) + extra
+        hist = {}
+        for mode, env in (("pairs", {}), ("single", {"PERKSOLVE_MG_SWEEP_PAIRS": "0"})):
+            p = run(args, expect=0, env=env)
+            said = "sweeps in pairs" in p.stdout
+            expected = mode == "pairs" and "pre_smooth=1" not in " ".join(extra)
+            if said != expected:
+                fail(f"{name} {extra} ({mode}): 'sweeps in pairs' {'missing' if not said else 'unexpected'}:\n{p.stdout[:2000]}")
+            hist[mode] = history(p.stdout)
+        if len(hist["pairs"]) < 3 or hist["pairs"] != hist["single"]:
+            fail(f"{name} {extra}: history with sweep pairs {hist['pairs']} differs from {hist['single']}")
+        print(f"{name} {' '.join(extra)}: {len(hist['pairs']) - 1} iterations, identical residual history")
+
+
 def check_float_handover():
     """With the multigrid cycle in float, CG hands r to the cycle rounded inside its r update and uses z in float
     (axpby_mixed, dot2_mixed, cg_advance_mixed): the residual history is identical, to the printed digits, to a run
@@ -583,6 +617,7 @@ def main():
         "replay": check_replay,
         "ghost-reuse": check_ghost_reuse,
         "float-handover": check_float_handover,
+        "sweep-pairs": check_sweep_pairs,
     }
     if A.check not in checks:
         fail(f"unknown check {A.check}; one of {sorted(checks)}")

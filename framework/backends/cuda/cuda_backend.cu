@@ -650,6 +650,32 @@ void CudaBackend<Real>::jacobi_update(const Stencil& A, Real omega, const Field<
 }
 
 template <class Real>
+bool CudaBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLayout& l) const {
+  if (builder_ || force_generic_ || !canonical_offsets(A) || !cuda_detail::jacobi_pair_compiled(A.shape))
+    return false;
+  for (int a = 0; a < 3; ++a)
+    if (l.ghost[a] < A.radius()) return false;
+  return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
+}
+
+template <class Real>
+void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                           const Field<Real>* x, Field<Real>& out) {
+  const FieldLayout& l = b.layout();
+  require_same_layout(l, out.layout(), "jacobi_update_pair");
+  if (x) require_same_layout(l, x->layout(), "jacobi_update_pair");
+  if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
+  if (!jacobi_pair_supported(A, l))
+    throw std::logic_error("jacobi_update_pair: not supported for this stencil and layout (ask jacobi_pair_supported)");
+  if (l.owned_size() <= 0) return;
+  StencilRequest<Real> r = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
+  const Real center = static_cast<Real>(A.center_coeff());
+  if (!cuda_detail::launch_jacobi_pair<Real>(r, omega1 / center, omega2 / center, x == nullptr))
+    throw std::logic_error("jacobi_update_pair: no pair kernel for this shape");
+  last_path_ = CudaStencilPath::templated;
+}
+
+template <class Real>
 void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
   if (bytes <= staging_bytes_) return;
   if (staging_host_) {

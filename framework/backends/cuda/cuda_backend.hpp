@@ -89,6 +89,10 @@ class CudaBackend final : public Backend<Real> {
                       Field<Real>& x_new) override;
   void jacobi_update(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
                      Field<Real>& x_new) override;
+  // The pair kernel (jacobi_pair.cuh) for the 3D 7-point star; not while a persistent program is being recorded.
+  bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const override;
+  void jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
+                          Field<Real>& out) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;

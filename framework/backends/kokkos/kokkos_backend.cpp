@@ -259,6 +259,33 @@ double KokkosBackend<Real>::jacobi_sweep(const Stencil& A, Real omega, const Fie
 }
 
 template <class Real>
+bool KokkosBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const {
+  for (int a = 0; a < A.shape.dim; ++a)
+    if (layout.ghost[a] < A.radius()) return false;
+  return true;
+}
+
+template <class Real>
+void KokkosBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                             const Field<Real>* x, Field<Real>& out) {
+  const FieldLayout& l = b.layout();
+  require_same_layout(l, out.layout(), "jacobi_update_pair");
+  if (x) require_same_layout(l, x->layout(), "jacobi_update_pair");
+  if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
+  if (!jacobi_pair_supported(A, l))
+    throw std::invalid_argument("jacobi_update_pair: the layout's ghost layers are narrower than the stencil");
+  if (!pair_scratch_ || !(pair_scratch_->layout() == l)) {
+    pair_scratch_ = create_field(l);
+    fill(*pair_scratch_, Real(0));
+  }
+  if (x)
+    this->jacobi_update(A, omega1, b, *x, *pair_scratch_);
+  else
+    scale(omega1 / static_cast<Real>(A.center_coeff()), b, *pair_scratch_);
+  this->jacobi_update(A, omega2, b, *pair_scratch_, out);
+}
+
+template <class Real>
 void KokkosBackend<Real>::pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) {
   const FieldLayout l = f.layout();
   long total = 0;

@@ -48,6 +48,10 @@ class KokkosBackend final : public Backend<Real> {
   void residual(const Stencil& A, const Field<Real>& b, const Field<Real>& x, Field<Real>& r) override;
   double jacobi_sweep(const Stencil& A, Real omega, const Field<Real>& b, const Field<Real>& x,
                       Field<Real>& x_new) override;
+  // Two sweeps through a private intermediate whose ghosts stay +0 (it is only ever written on owned cells).
+  bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const override;
+  void jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
+                          Field<Real>& out) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
@@ -79,6 +83,9 @@ class KokkosBackend final : public Backend<Real> {
   void sparse_gather(const SparseMatrix<Real>& A, const Field<Real>& x, Real* host) override;
   void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) override;
   void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) override;
+
+ private:
+  FieldPtr<Real> pair_scratch_;  // jacobi_update_pair's x1 (ghosts +0)
 };
 
 // KokkosBlas dot / axpby on contiguous views (fields without ghosts), in kokkos_sparse.cpp.

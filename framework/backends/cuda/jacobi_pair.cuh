@@ -1,0 +1,296 @@
+// Two Jacobi sweeps in one pass over memory (temporal blocking, 3D; Backend::jacobi_update_pair): the multigrid
+// smoother's pairs of sweeps. docs/perf/jacobi-pair.md has the byte model and the measurements.
+//
+//  * A block owns a BX x BY tile of an XY plane and a chunk of L planes along z, and streams planes through a ring
+//    in shared memory (cp.async, PF planes ahead): x on the tile widened by 2R in x and y, b on the tile widened by R.
+//  * Step i: stage 1 computes the first sweep x1 on plane s0 + i - R over the tile widened by R (the cells the second
+//    sweep reads), into a ring of 2R + 1 x1 planes in shared memory; stage 2 computes the second sweep on plane
+//    s0 + i - 2R of the tile and stores it. x1 outside the owned cells is +0 (its ghosts, which the caller guarantees
+//    a refresh would write).
+//  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
+//    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
+//  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
+//  * Each stage's cells are dealt to the threads once per block (clipped to the owned cells; the x1 cells outside stay
+//    +0 from the start), so a thread's per-step work is loads, sums and stores with no index arithmetic.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/stencil_kernels.cuh"
+
+namespace perksolve::cuda_detail {
+
+// Tile of the pair kernel: BX x BY outputs per plane, NT threads, PF planes prefetched.
+template <class Real, ShapeSpec S, bool ZERO>
+struct JacobiPairCfg {
+  static constexpr int R = S.radius;
+  static constexpr int BX = sizeof(Real) == 8 ? 128 : 256;
+  static constexpr int BY = 8;
+  static constexpr int NT = 512;
+  static constexpr int PF = 2;
+  static constexpr int WX = BX + 4 * R, HX = BY + 4 * R;  // x window
+  static constexpr int W1 = BX + 2 * R, H1 = BY + 2 * R;  // stage-1 region = b window
+  static constexpr int XW = ZERO ? 0 : WX * HX;
+  static constexpr int BW = W1 * H1;
+  static constexpr int STAGE = XW + BW;         // elements of one ring stage: x window, then b window
+  static constexpr int NSX = 2 * R + 1 + PF;     // ring stages
+  static constexpr int NX1 = 2 * R + 1;          // x1 planes
+  static constexpr int SMEM_BYTES = (NSX * STAGE + NX1 * BW) * static_cast<int>(sizeof(Real));
+  static constexpr int KX = (XW + NT - 1) / NT;  // loads per thread and plane
+  static constexpr int KB = (BW + NT - 1) / NT;
+  static constexpr int K1 = (BW + NT - 1) / NT;  // stage-1 cells per thread
+  static constexpr int K2 = (BX * BY + NT - 1) / NT;
+  static_assert(S.dim == 3, "the pair kernel is 3D");
+  static_assert(BW < 65536 && WX * HX < 65536, "packed shared-memory offsets are 16 bits");
+};
+
+template <class Real, int NP>
+struct JacobiPairArgs {
+  const Real* x;  // element (0,0,0); null from zero
+  const Real* b;
+  Real* out;
+  int row_stride, step;  // y and z strides (elements)
+  int nx, ny, ns, gx, gy, gz;
+  int tiles_x, tiles, chunk;
+  Real s1, s2;  // omega / a_centre of the two sweeps
+  Real c[NP];
+};
+
+template <class Real, int KIND, int RADIUS, bool ZERO>
+__global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT, 1)
+    jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
+  constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
+  using C = JacobiPairCfg<Real, S, ZERO>;
+  using G = StreamGeo<S>;
+  constexpr int R = C::R, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
+  extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
+  Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
+  Real* const x1r = ring + NSX * C::STAGE;
+  const int tid = threadIdx.x;
+
+  const int q = static_cast<int>(blockIdx.x / a.tiles);
+  const int t = static_cast<int>(blockIdx.x - static_cast<long>(q) * a.tiles);
+  const int x0 = (t % a.tiles_x) * C::BX, y0 = (t / a.tiles_x) * C::BY;
+  const int s0 = q * a.chunk;
+  const int L = min(a.chunk, a.ns - s0);
+  const int nload = L + 4 * R;  // planes s0 - 2R .. s0 + L - 1 + 2R
+
+  for (int i = tid; i < NX1 * C::BW; i += NT) x1r[i] = Real(0);
+
+  // Loads of a plane: in-plane offsets (relative to the tile's window origin) and in-range masks, once per block.
+  int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
+  unsigned xok = 0, bok = 0;
+#pragma unroll
+  for (int k = 0; k < C::KX; ++k) {
+    const int e = tid + k * NT;
+    const int row = e / C::WX, col = e - row * C::WX;
+    const int gx = x0 - 2 * R + col, gy = y0 - 2 * R + row;
+    const bool ok = e < C::XW && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
+    xoff[k] = ok ? gx + gy * a.row_stride : 0;
+    xok |= ok ? 1u << k : 0u;
+  }
+#pragma unroll
+  for (int k = 0; k < C::KB; ++k) {
+    const int e = tid + k * NT;
+    const int row = e / C::W1, col = e - row * C::W1;
+    const int gx = x0 - R + col, gy = y0 - R + row;
+    const bool ok = e < C::BW && gx >= 0 && gx < a.nx && gy >= 0 && gy < a.ny;
+    boff[k] = ok ? gx + gy * a.row_stride : 0;
+    bok |= ok ? 1u << k : 0u;
+  }
+  auto issue = [&](int j) {
+    if (j < nload) {
+      const int p = s0 - 2 * R + j;
+      Real* const st = ring + (j % NSX) * C::STAGE;
+      if constexpr (!ZERO) {
+        const bool pin = p >= -a.gz && p < a.ns + a.gz;
+        const Real* const src = a.x + static_cast<long>(p) * a.step;
+#pragma unroll
+        for (int k = 0; k < C::KX; ++k) {
+          const int e = tid + k * NT;
+          if (e < C::XW) {
+            const bool ok = pin && ((xok >> k) & 1u);
+            cp_async_elem<sizeof(Real)>(st + e, ok ? src + xoff[k] : a.b, ok);
+          }
+        }
+      }
+      const bool pin = p >= 0 && p < a.ns;
+      const Real* const src = a.b + static_cast<long>(p) * a.step;
+#pragma unroll
+      for (int k = 0; k < C::KB; ++k) {
+        const int e = tid + k * NT;
+        if (e < C::BW) {
+          const bool ok = pin && ((bok >> k) & 1u);
+          cp_async_elem<sizeof(Real)>(st + C::XW + e, ok ? src + boff[k] : a.b, ok);
+        }
+      }
+    }
+    cp_async_commit();
+  };
+
+  // The cells of each stage, clipped to the owned cells: stage 1 over the tile widened by R, stage 2 over the tile.
+  // Packed: region offset (low 16 bits) and x-window offset (stage 1) / the in-plane offset of the output (stage 2).
+  const int c1x0 = max(x0 - R, 0), c1x1 = min(x0 + C::BX + R, a.nx);
+  const int c1y0 = max(y0 - R, 0), c1y1 = min(y0 + C::BY + R, a.ny);
+  const int c2x1 = min(x0 + C::BX, a.nx), c2y1 = min(y0 + C::BY, a.ny);
+  int cell1[C::K1], cell2[C::K2], out2[C::K2];
+  {
+    const int w1 = c1x1 - c1x0, n1 = w1 * (c1y1 - c1y0);
+#pragma unroll
+    for (int k = 0; k < C::K1; ++k) {
+      const int e = tid + k * NT;
+      if (e < n1) {
+        const int ry = e / w1, rx = e - ry * w1;
+        const int gx = c1x0 + rx, gy = c1y0 + ry;
+        const int roff = (gy - (y0 - R)) * C::W1 + (gx - (x0 - R));
+        const int woff = (gy - (y0 - 2 * R)) * C::WX + (gx - (x0 - 2 * R));
+        cell1[k] = roff | (woff << 16);
+      } else {
+        cell1[k] = -1;
+      }
+    }
+    const int w2 = c2x1 - x0, n2 = w2 * (c2y1 - y0);
+#pragma unroll
+    for (int k = 0; k < C::K2; ++k) {
+      const int e = tid + k * NT;
+      if (e < n2) {
+        const int ry = e / w2, rx = e - ry * w2;
+        cell2[k] = (ry + R) * C::W1 + (rx + R);
+        out2[k] = (x0 + rx) + (y0 + ry) * a.row_stride;
+      } else {
+        cell2[k] = -1;
+        out2[k] = 0;
+      }
+    }
+  }
+
+#pragma unroll
+  for (int j = 0; j < 2 * R + C::PF; ++j) issue(j);
+
+  for (int i = 0; i < L + 2 * R; ++i) {
+    cp_async_wait<C::PF - 1>();
+    __syncthreads();
+    issue(i + 2 * R + C::PF);
+
+    // Stage 1: x1 on plane p1 = s0 + i - R (x planes j = i .. i + 2R, b plane j = i + R).
+    {
+      const int p1 = s0 + i - R;
+      const bool live = p1 >= 0 && p1 < a.ns;
+      Real* const x1 = x1r + (i % NX1) * C::BW;
+      const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW;
+#pragma unroll
+      for (int k = 0; k < C::K1; ++k) {
+        if (cell1[k] < 0) continue;
+        const int roff = cell1[k] & 0xffff;
+        Real v = Real(0);
+        if (live) {
+          if constexpr (ZERO) {
+            v = a.s1 * bw[roff];
+          } else {
+            const int woff = cell1[k] >> 16;
+            Real sum = Real(0);
+            static_for<-R, R + 1>([&](auto DZ) {
+              constexpr int dz = decltype(DZ)::value;
+              const Real* const xw = ring + ((i + R + dz) % NSX) * C::STAGE + woff;
+              static_for<-R, R + 1>([&](auto DY) {
+                constexpr int dy = decltype(DY)::value;
+                static_for<-R, R + 1>([&](auto DX) {
+                  constexpr int dx = decltype(DX)::value;
+                  constexpr int ci = G::index(dx, dy, dz);
+                  if constexpr (ci >= 0) sum = fma(a.c[ci], xw[dy * C::WX + dx], sum);
+                });
+              });
+            });
+            const Real xc = ring[((i + R) % NSX) * C::STAGE + woff];
+            const Real r = bw[roff] - sum;
+            v = xc + a.s1 * r;
+          }
+        }
+        x1[roff] = v;
+      }
+    }
+    __syncthreads();
+
+    // Stage 2: the output plane p2 = s0 + i - 2R (x1 planes of steps i - 2R .. i, b plane j = i).
+    if (i >= 2 * R) {
+      const long p2 = s0 + i - 2 * R;
+      const Real* const bw = ring + (i % NSX) * C::STAGE + C::XW;
+#pragma unroll
+      for (int k = 0; k < C::K2; ++k) {
+        if (cell2[k] < 0) continue;
+        const int roff = cell2[k];
+        Real sum = Real(0);
+        static_for<-R, R + 1>([&](auto DZ) {
+          constexpr int dz = decltype(DZ)::value;
+          const Real* const x1 = x1r + ((i - R + dz) % NX1) * C::BW + roff;
+          static_for<-R, R + 1>([&](auto DY) {
+            constexpr int dy = decltype(DY)::value;
+            static_for<-R, R + 1>([&](auto DX) {
+              constexpr int dx = decltype(DX)::value;
+              constexpr int ci = G::index(dx, dy, dz);
+              if constexpr (ci >= 0) sum = fma(a.c[ci], x1[dy * C::W1 + dx], sum);
+            });
+          });
+        });
+        const Real xc = x1r[((i - R) % NX1) * C::BW + roff];
+        const Real r = bw[roff] - sum;
+        a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
+      }
+    }
+  }
+  cp_async_wait<0>();
+}
+
+// Launches the pair kernel of shape S; false when the layout does not suit it (ghosts narrower than the radius, planes
+// beyond 32-bit offsets).
+template <class Real, ShapeSpec S, bool ZERO>
+bool launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
+  using C = JacobiPairCfg<Real, S, ZERO>;
+  const FieldLayout& l = r.layout;
+  for (int ax = 0; ax < 3; ++ax)
+    if (l.ghost[ax] < S.radius) return false;
+  if (l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) >= (1L << 31)) return false;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
+  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
+  JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
+  const long origin = l.index(0, 0, 0);
+  a.x = ZERO ? nullptr : r.x + origin;
+  a.b = r.b + origin;
+  a.out = r.out + origin;
+  a.row_stride = static_cast<int>(l.stride_y());
+  a.step = static_cast<int>(l.stride_z());
+  a.nx = l.n[0];
+  a.ny = l.n[1];
+  a.ns = l.n[2];
+  a.gx = l.ghost[0];
+  a.gy = l.ghost[1];
+  a.gz = l.ghost[2];
+  a.tiles_x = (a.nx + C::BX - 1) / C::BX;
+  a.tiles = a.tiles_x * ((a.ny + C::BY - 1) / C::BY);
+  a.s1 = s1;
+  a.s2 = s2;
+  for (int p = 0; p < StreamGeo<S>::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
+  if (a.tiles <= 0 || a.ns <= 0) return true;
+  // Chunks along z: the count with the fewest rounds of blocks x (planes + re-read halo planes) per block.
+  const long resident = static_cast<long>(per_sm) * r.sm_count;
+  long best_q = 1, best = -1;
+  for (long q = 1; q <= a.ns; ++q) {
+    const long cost = stream_chunking_cost(a.ns, a.tiles, resident, q, 4 * S.radius);
+    if (best < 0 || cost < best) {
+      best = cost;
+      best_q = q;
+    }
+    if (stream_rounds(a.tiles, q, resident) > 16) break;
+  }
+  a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
+  const long blocks = static_cast<long>(a.tiles) * ((a.ns + a.chunk - 1) / a.chunk);
+  kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("jacobi_pair_kernel");
+  return true;
+}
+
+}  // namespace perksolve::cuda_detail

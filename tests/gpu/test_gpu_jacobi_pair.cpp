@@ -1,0 +1,106 @@
+// Two Jacobi sweeps in one pass (CudaBackend::jacobi_update_pair, framework/backends/cuda/jacobi_pair.cuh) against
+// the two sweeps one by one on the same device (jacobi_update, or scale from zero, into an intermediate whose ghosts
+// hold +0): bit for bit on the owned cells, ghosts of the output untouched (NaN poison), on random data with random
+// ghosts of x; and against the Kokkos backend's pair to a tolerance. Layouts: several tiles along x and y, partial
+// tiles, chunks along z, a ghost wider than the radius, padded rows. Without a CUDA device: SKIPPED.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "framework/backends/kokkos/kokkos_backend.hpp"
+#include "framework/field/field_layout.hpp"
+#include "framework/stencil/stencil.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
+
+using namespace perksolve;
+
+namespace {
+
+template <class Real>
+long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b, long* ghost_bad) {
+  long bad = 0;
+  *ghost_bad = 0;
+  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
+    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
+      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
+        const long n = l.index(i, j, k);
+        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
+        if (std::memcmp(&a[n], &b[n], sizeof(Real)) == 0) continue;
+        if (in) ++bad;
+        else ++*ghost_bad;
+      }
+  return bad;
+}
+
+template <class Real>
+void pair_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  KokkosBackend<Real> ref(MPI_COMM_WORLD);
+  const double h = 1.0 / (n[0] + 1.0);
+  const Stencil s = laplacian_7pt(h, h, h);
+  FieldLayout l;
+  l.n = n;
+  l.ghost = ghost;
+  l.align = align;
+  ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
+  const Real w1 = Real(1.1), w2 = Real(0.65);  // Chebyshev-like weights, different per sweep
+  const auto hx = gpu_test::random_values<Real>(l.size(), 21), hb = gpu_test::random_values<Real>(l.size(), 22);
+  const auto poison = gpu_test::nan_values<Real>(l.size());
+  auto x = gpu->create_field(l), b = gpu->create_field(l), mid = gpu->create_field(l), one = gpu->create_field(l),
+       pair = gpu->create_field(l);
+  gpu->upload(*x, hx);
+  gpu->upload(*b, hb);
+  auto kx = ref.create_field(l), kb = ref.create_field(l), kout = ref.create_field(l);
+  ref.upload(*kx, hx);
+  ref.upload(*kb, hb);
+  const Real center = static_cast<Real>(s.center_coeff());
+  for (const bool zero : {false, true}) {
+    const std::string what = std::string(zero ? "from zero" : "from x") + " " + std::to_string(n[0]) + "x" +
+                             std::to_string(n[1]) + "x" + std::to_string(n[2]);
+    // One by one: the intermediate's ghosts are +0 (what a homogeneous Dirichlet refresh writes).
+    gpu->fill(*mid, Real(0));
+    if (zero)
+      gpu->scale(w1 / center, *b, *mid);
+    else
+      gpu->jacobi_update(s, w1, *b, *x, *mid);
+    gpu->upload(*one, poison);
+    gpu->jacobi_update(s, w2, *b, *mid, *one);
+    gpu->upload(*pair, poison);
+    gpu->jacobi_update_pair(s, w1, w2, *b, zero ? nullptr : x.get(), *pair);
+    const auto h_one = gpu_test::download(*gpu, *one), h_pair = gpu_test::download(*gpu, *pair);
+    long ghost_bad = 0;
+    EXPECT_EQ(owned_mismatches(l, h_one, h_pair, &ghost_bad), 0) << what << ": owned cells differ from the sweeps one by one";
+    EXPECT_EQ(ghost_bad, 0) << what << ": ghost cells of the output were written";
+    // Kokkos's pair, to a tolerance.
+    ref.upload(*kout, poison);
+    ref.jacobi_update_pair(s, w1, w2, *kb, zero ? nullptr : kx.get(), *kout);
+    const auto h_ref = gpu_test::download(ref, *kout);
+    double maxref = 0, maxerr = 0;
+    for (int k = 0; k < n[2]; ++k)
+      for (int j = 0; j < n[1]; ++j)
+        for (int i = 0; i < n[0]; ++i) {
+          const long c = l.index(i, j, k);
+          maxref = std::max(maxref, std::abs(static_cast<double>(h_ref[c])));
+          maxerr = std::max(maxerr, std::abs(static_cast<double>(h_pair[c]) - static_cast<double>(h_ref[c])));
+        }
+    EXPECT_GT(maxref, 0.0);
+    EXPECT_LE(maxerr, (std::is_same_v<Real, double> ? 1e-12 : 2e-4) * maxref) << what << ": against Kokkos";
+  }
+}
+
+// Two tiles along x (fp32 256 / fp64 128 wide) with a partial second one, several tiles along y, z in chunks.
+TEST(CudaJacobiPair, TilesDouble) { pair_test<double>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, TilesFloat) { pair_test<float>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+// The multigrid fine grid's shape (one tile across x in fp32), packed rows.
+TEST(CudaJacobiPair, OddCubeDouble) { pair_test<double>({63, 63, 63}, {1, 1, 1}, 1); }
+TEST(CudaJacobiPair, OddCubeFloat) { pair_test<float>({255, 17, 29}, {1, 1, 1}, 1); }
+// Ghosts wider than the radius (x's second ghost layer must not leak in), thin planes.
+TEST(CudaJacobiPair, WideGhostDouble) { pair_test<double>({130, 9, 5}, {2, 2, 2}, 1); }
+TEST(CudaJacobiPair, WideGhostFloat) { pair_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
+
+}  // namespace
