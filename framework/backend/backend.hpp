@@ -240,7 +240,8 @@ class Backend {
   // refresh of x1 would write exactly that (homogeneous Dirichlet values on one rank without periodic axes:
   // GridOperator::homogeneous_ghosts_are_zero). x == nullptr: x = 0, and x1 = omega1 / a_c b with the bits of
   // scale(). x's ghosts must be current; out must be distinct from x and b; owned cells of out only are written.
-  // Where jacobi_pair_supported is false the caller runs the sweeps one by one.
+  // Where jacobi_pair_supported is false (e.g. CUDA: shapes other than the 3D 7-point star, rows not on 16-byte
+  // boundaries) the caller runs the sweeps one by one.
   virtual bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const {
     (void)A;
     (void)layout;

@@ -2,7 +2,7 @@
 // the two sweeps one by one on the same device (jacobi_update, or scale from zero, into an intermediate whose ghosts
 // hold +0): bit for bit on the owned cells, ghosts of the output untouched (NaN poison), on random data with random
 // ghosts of x; and against the Kokkos backend's pair to a tolerance. Layouts: several tiles along x and y, partial
-// tiles, chunks along z, a ghost wider than the radius, padded rows. Without a CUDA device: SKIPPED.
+// tiles, chunks along z, a ghost wider than the radius, padded rows (packed rows have no pair kernel). Without a CUDA device: SKIPPED.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,11 +96,24 @@ void pair_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
 // Two tiles along x (fp32 256 / fp64 128 wide) with a partial second one, several tiles along y, z in chunks.
 TEST(CudaJacobiPair, TilesDouble) { pair_test<double>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
 TEST(CudaJacobiPair, TilesFloat) { pair_test<float>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
-// The multigrid fine grid's shape (one tile across x in fp32), packed rows.
-TEST(CudaJacobiPair, OddCubeDouble) { pair_test<double>({63, 63, 63}, {1, 1, 1}, 1); }
-TEST(CudaJacobiPair, OddCubeFloat) { pair_test<float>({255, 17, 29}, {1, 1, 1}, 1); }
-// Ghosts wider than the radius (x's second ghost layer must not leak in), thin planes.
-TEST(CudaJacobiPair, WideGhostDouble) { pair_test<double>({130, 9, 5}, {2, 2, 2}, 1); }
+// The multigrid fine grid's shape (one tile across x in fp32).
+TEST(CudaJacobiPair, OddCubeDouble) { pair_test<double>({63, 63, 63}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, OddCubeFloat) { pair_test<float>({255, 17, 29}, {1, 1, 1}, kGridRowAlign); }
+// Ghosts wider than the radius (x's second ghost layer must not leak in), thin planes; a row alignment of one sector.
+TEST(CudaJacobiPair, WideGhostDouble) { pair_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
 TEST(CudaJacobiPair, WideGhostFloat) { pair_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
+// Rows that do not start on 16-byte boundaries have no pair kernel (the sweeps run one by one).
+TEST(CudaJacobiPair, PackedRowsUnsupported) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  FieldLayout l;
+  l.n = {63, 63, 63};
+  l.ghost = {1, 1, 1};
+  l.align = 1;
+  const Stencil s = laplacian_7pt(1.0, 1.0, 1.0);
+  EXPECT_FALSE(gpu->jacobi_pair_supported(s, l));
+  l.align = kGridRowAlign;
+  EXPECT_TRUE(gpu->jacobi_pair_supported(s, l));
+  EXPECT_FALSE(gpu->jacobi_pair_supported(perks_stencil("3d27pt"), l));
+}
 
 }  // namespace

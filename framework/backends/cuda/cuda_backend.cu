@@ -655,6 +655,7 @@ bool CudaBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLayou
     return false;
   for (int a = 0; a < 3; ++a)
     if (l.ghost[a] < A.radius()) return false;
+  if (l.align % (16 / static_cast<int>(sizeof(Real))) != 0) return false;  // 16-byte row copies
   return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
 }
 

@@ -2,11 +2,13 @@
 // smoother's pairs of sweeps. docs/perf/jacobi-pair.md has the byte model and the measurements.
 //
 //  * A block owns a BX x BY tile of an XY plane and a chunk of L planes along z, and streams planes through a ring
-//    in shared memory (cp.async, PF planes ahead): x on the tile widened by 2R in x and y, b on the tile widened by R.
+//    in shared memory (16-byte cp.async, PF planes ahead): x on the tile widened by 2R rows and 16 bytes of columns,
+//    b on the tile widened by R rows and the same columns.
 //  * Step i: stage 1 computes the first sweep x1 on plane s0 + i - R over the tile widened by R (the cells the second
-//    sweep reads), into a ring of 2R + 1 x1 planes in shared memory; stage 2 computes the second sweep on plane
-//    s0 + i - 2R of the tile and stores it. x1 outside the owned cells is +0 (its ghosts, which the caller guarantees
-//    a refresh would write).
+//    sweep reads), into a ring of 2R + 2 x1 planes in shared memory; stage 2 computes the second sweep on plane
+//    s0 + i - 2R of the tile and stores it. Stage 2 of step i runs in the same phase as stage 1 of step i + 1: one
+//    block barrier per plane. x1 outside the owned cells is +0 (its ghosts, which the caller guarantees a refresh
+//    would write).
 //  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
 //    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
 //  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
@@ -24,28 +26,36 @@
 
 namespace perksolve::cuda_detail {
 
-// Tile of the pair kernel: BX x BY outputs per plane, NT threads, PF planes prefetched.
+// Tile of the pair kernel: BX x BY outputs per plane, NT threads, PF planes prefetched. The windows of x and b are
+// V = 16 bytes wide at each side (V >= 2R), so that every row is copied by 16-byte cp.async units: the grid fields'
+// rows start on 16-byte boundaries (FieldLayout::align, launch_jacobi_pair_shape checks it).
 template <class Real, ShapeSpec S, bool ZERO>
 struct JacobiPairCfg {
   static constexpr int R = S.radius;
+  static constexpr int V = 16 / static_cast<int>(sizeof(Real));
   static constexpr int BX = sizeof(Real) == 8 ? 128 : 256;
   static constexpr int BY = 8;
   static constexpr int NT = 512;
   static constexpr int PF = 2;
-  static constexpr int WX = BX + 4 * R, HX = BY + 4 * R;  // x window
-  static constexpr int W1 = BX + 2 * R, H1 = BY + 2 * R;  // stage-1 region = b window
-  static constexpr int XW = ZERO ? 0 : WX * HX;
-  static constexpr int BW = W1 * H1;
-  static constexpr int STAGE = XW + BW;         // elements of one ring stage: x window, then b window
-  static constexpr int NSX = 2 * R + 1 + PF;     // ring stages
-  static constexpr int NX1 = 2 * R + 1;          // x1 planes
-  static constexpr int SMEM_BYTES = (NSX * STAGE + NX1 * BW) * static_cast<int>(sizeof(Real));
-  static constexpr int KX = (XW + NT - 1) / NT;  // loads per thread and plane
-  static constexpr int KB = (BW + NT - 1) / NT;
-  static constexpr int K1 = (BW + NT - 1) / NT;  // stage-1 cells per thread
+  static constexpr int WX = BX + 2 * V;              // window columns (x and b): x0 - V .. x0 + BX + V - 1
+  static constexpr int UX = WX / V;                  // 16-byte units per window row
+  static constexpr int HX = BY + 4 * R;              // x window rows: y0 - 2R .. y0 + BY + 2R - 1
+  static constexpr int H1 = BY + 2 * R;              // b window rows, stage-1 region rows: y0 - R ..
+  static constexpr int W1 = BX + 2 * R;              // stage-1 region (x1) columns: x0 - R ..
+  static constexpr int XW = ZERO ? 0 : HX * WX;
+  static constexpr int BW = H1 * WX;
+  static constexpr int X1W = H1 * W1;
+  static constexpr int STAGE = XW + BW;              // elements of one ring stage: x window, then b window
+  static constexpr int NSX = 2 * R + 2 + PF;         // ring stages (planes j - 1 .. j + 2R in use, PF ahead)
+  static constexpr int NX1 = 2 * R + 2;              // x1 planes (2R + 1 read while the next one is written)
+  static constexpr int SMEM_BYTES = (NSX * STAGE + NX1 * X1W) * static_cast<int>(sizeof(Real));
+  static constexpr int KX = (HX * UX + NT - 1) / NT;  // x units per thread and plane (0 from zero)
+  static constexpr int KB = (H1 * UX + NT - 1) / NT;
+  static constexpr int K1 = (X1W + NT - 1) / NT;     // stage-1 cells per thread
   static constexpr int K2 = (BX * BY + NT - 1) / NT;
   static_assert(S.dim == 3, "the pair kernel is 3D");
-  static_assert(BW < 65536 && WX * HX < 65536, "packed shared-memory offsets are 16 bits");
+  static_assert(V >= 2 * R, "the window's side must cover the two sweeps' reach");
+  static_assert(HX * WX < 65536 && X1W < 65536, "packed shared-memory offsets are 16 bits");
 };
 
 template <class Real, int NP>
@@ -60,13 +70,30 @@ struct JacobiPairArgs {
   Real c[NP];
 };
 
+// Per block, once: the 16-byte units a thread copies from every plane of a window whose row 0 is y = y0 - top and
+// whose columns start at x0 - V, and which of them overlap the readable range [-gx, nx + gx) x [-gy, ny + gy).
+template <class C, int K, int ROWS>
+__device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int top, int nx, int gx, int ny, int gy,
+                                                  int row_stride, int (&off)[K], unsigned& ok) {
+  ok = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int u = tid + k * C::NT;
+    const int row = u / C::UX, cu = u - row * C::UX;
+    const int x = x0 - C::V + cu * C::V, y = y0 - top + row;
+    const bool in = u < ROWS * C::UX && y >= -gy && y < ny + gy && x + C::V > -gx && x < nx + gx;
+    off[k] = in ? x + y * row_stride : 0;
+    ok |= in ? 1u << k : 0u;
+  }
+}
+
 template <class Real, int KIND, int RADIUS, bool ZERO>
 __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT, 1)
     jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
   using C = JacobiPairCfg<Real, S, ZERO>;
   using G = StreamGeo<S>;
-  constexpr int R = C::R, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
+  constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
   Real* const x1r = ring + NSX * C::STAGE;
@@ -79,29 +106,13 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
   const int L = min(a.chunk, a.ns - s0);
   const int nload = L + 4 * R;  // planes s0 - 2R .. s0 + L - 1 + 2R
 
-  for (int i = tid; i < NX1 * C::BW; i += NT) x1r[i] = Real(0);
+  for (int i = tid; i < NX1 * C::X1W; i += NT) x1r[i] = Real(0);
 
-  // Loads of a plane: in-plane offsets (relative to the tile's window origin) and in-range masks, once per block.
   int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
   unsigned xok = 0, bok = 0;
-#pragma unroll
-  for (int k = 0; k < C::KX; ++k) {
-    const int e = tid + k * NT;
-    const int row = e / C::WX, col = e - row * C::WX;
-    const int gx = x0 - 2 * R + col, gy = y0 - 2 * R + row;
-    const bool ok = e < C::XW && gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
-    xoff[k] = ok ? gx + gy * a.row_stride : 0;
-    xok |= ok ? 1u << k : 0u;
-  }
-#pragma unroll
-  for (int k = 0; k < C::KB; ++k) {
-    const int e = tid + k * NT;
-    const int row = e / C::W1, col = e - row * C::W1;
-    const int gx = x0 - R + col, gy = y0 - R + row;
-    const bool ok = e < C::BW && gx >= 0 && gx < a.nx && gy >= 0 && gy < a.ny;
-    boff[k] = ok ? gx + gy * a.row_stride : 0;
-    bok |= ok ? 1u << k : 0u;
-  }
+  if constexpr (!ZERO)
+    pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
+  pair_window_units<C, C::KB, C::H1>(tid, x0, y0, R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
   auto issue = [&](int j) {
     if (j < nload) {
       const int p = s0 - 2 * R + j;
@@ -111,29 +122,26 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
         const Real* const src = a.x + static_cast<long>(p) * a.step;
 #pragma unroll
         for (int k = 0; k < C::KX; ++k) {
-          const int e = tid + k * NT;
-          if (e < C::XW) {
-            const bool ok = pin && ((xok >> k) & 1u);
-            cp_async_elem<sizeof(Real)>(st + e, ok ? src + xoff[k] : a.b, ok);
-          }
+          const int u = tid + k * NT;
+          const bool ok = pin && ((xok >> k) & 1u);
+          if (u < C::HX * C::UX) cp_async16<false>(st + u * V, ok ? src + xoff[k] : a.b, ok);
         }
       }
       const bool pin = p >= 0 && p < a.ns;
       const Real* const src = a.b + static_cast<long>(p) * a.step;
 #pragma unroll
       for (int k = 0; k < C::KB; ++k) {
-        const int e = tid + k * NT;
-        if (e < C::BW) {
-          const bool ok = pin && ((bok >> k) & 1u);
-          cp_async_elem<sizeof(Real)>(st + C::XW + e, ok ? src + boff[k] : a.b, ok);
-        }
+        const int u = tid + k * NT;
+        const bool ok = pin && ((bok >> k) & 1u);
+        if (u < C::H1 * C::UX) cp_async16<false>(st + C::XW + u * V, ok ? src + boff[k] : a.b, ok);
       }
     }
     cp_async_commit();
   };
 
   // The cells of each stage, clipped to the owned cells: stage 1 over the tile widened by R, stage 2 over the tile.
-  // Packed: region offset (low 16 bits) and x-window offset (stage 1) / the in-plane offset of the output (stage 2).
+  // Packed: x1 offset (low 16 bits) and x-window offset (stage 1) / b-window offset (stage 2); out2: the output's
+  // in-plane offset.
   const int c1x0 = max(x0 - R, 0), c1x1 = min(x0 + C::BX + R, a.nx);
   const int c1y0 = max(y0 - R, 0), c1y1 = min(y0 + C::BY + R, a.ny);
   const int c2x1 = min(x0 + C::BX, a.nx), c2y1 = min(y0 + C::BY, a.ny);
@@ -143,55 +151,49 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
 #pragma unroll
     for (int k = 0; k < C::K1; ++k) {
       const int e = tid + k * NT;
-      if (e < n1) {
-        const int ry = e / w1, rx = e - ry * w1;
-        const int gx = c1x0 + rx, gy = c1y0 + ry;
-        const int roff = (gy - (y0 - R)) * C::W1 + (gx - (x0 - R));
-        const int woff = (gy - (y0 - 2 * R)) * C::WX + (gx - (x0 - 2 * R));
-        cell1[k] = roff | (woff << 16);
-      } else {
-        cell1[k] = -1;
-      }
+      const int ry = e / w1, rx = e - ry * w1;
+      const int gx = c1x0 + rx, gy = c1y0 + ry;
+      const int roff = (gy - (y0 - R)) * C::W1 + (gx - (x0 - R));
+      const int woff = (gy - (y0 - 2 * R)) * C::WX + (gx - (x0 - V));
+      cell1[k] = e < n1 ? roff | (woff << 16) : -1;
     }
     const int w2 = c2x1 - x0, n2 = w2 * (c2y1 - y0);
 #pragma unroll
     for (int k = 0; k < C::K2; ++k) {
       const int e = tid + k * NT;
-      if (e < n2) {
-        const int ry = e / w2, rx = e - ry * w2;
-        cell2[k] = (ry + R) * C::W1 + (rx + R);
-        out2[k] = (x0 + rx) + (y0 + ry) * a.row_stride;
-      } else {
-        cell2[k] = -1;
-        out2[k] = 0;
-      }
+      const int ry = e / w2, rx = e - ry * w2;
+      const int roff = (ry + R) * C::W1 + (rx + R);
+      const int bo = (ry + R) * C::WX + (rx + V);
+      cell2[k] = e < n2 ? roff | (bo << 16) : -1;
+      out2[k] = e < n2 ? (x0 + rx) + (y0 + ry) * a.row_stride : 0;
     }
   }
 
 #pragma unroll
   for (int j = 0; j < 2 * R + C::PF; ++j) issue(j);
 
-  for (int i = 0; i < L + 2 * R; ++i) {
+  // Phase i: stage 1 of step i (x1 on plane s0 + i - R from x planes j = i .. i + 2R and b plane j = i + R, into x1
+  // slot i) and stage 2 of step i - 1 (the output plane s0 + i - 1 - 2R from the x1 slots of steps i - 1 - 2R .. i - 1
+  // and b plane j = i - 1). One block barrier per phase.
+  for (int i = 0; i <= L + 2 * R; ++i) {
     cp_async_wait<C::PF - 1>();
     __syncthreads();
     issue(i + 2 * R + C::PF);
 
-    // Stage 1: x1 on plane p1 = s0 + i - R (x planes j = i .. i + 2R, b plane j = i + R).
-    {
+    if (i < L + 2 * R) {
       const int p1 = s0 + i - R;
       const bool live = p1 >= 0 && p1 < a.ns;
-      Real* const x1 = x1r + (i % NX1) * C::BW;
-      const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW;
+      Real* const x1 = x1r + (i % NX1) * C::X1W;
+      const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW - R * C::WX;  // b window, x-window rows
 #pragma unroll
       for (int k = 0; k < C::K1; ++k) {
         if (cell1[k] < 0) continue;
-        const int roff = cell1[k] & 0xffff;
+        const int roff = cell1[k] & 0xffff, woff = cell1[k] >> 16;
         Real v = Real(0);
         if (live) {
           if constexpr (ZERO) {
-            v = a.s1 * bw[roff];
+            v = a.s1 * bw[woff];
           } else {
-            const int woff = cell1[k] >> 16;
             Real sum = Real(0);
             static_for<-R, R + 1>([&](auto DZ) {
               constexpr int dz = decltype(DZ)::value;
@@ -206,27 +208,25 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
               });
             });
             const Real xc = ring[((i + R) % NSX) * C::STAGE + woff];
-            const Real r = bw[roff] - sum;
+            const Real r = bw[woff] - sum;
             v = xc + a.s1 * r;
           }
         }
         x1[roff] = v;
       }
     }
-    __syncthreads();
 
-    // Stage 2: the output plane p2 = s0 + i - 2R (x1 planes of steps i - 2R .. i, b plane j = i).
-    if (i >= 2 * R) {
-      const long p2 = s0 + i - 2 * R;
-      const Real* const bw = ring + (i % NSX) * C::STAGE + C::XW;
+    if (i - 1 >= 2 * R) {
+      const long p2 = s0 + i - 1 - 2 * R;
+      const Real* const bw = ring + ((i - 1) % NSX) * C::STAGE + C::XW;
 #pragma unroll
       for (int k = 0; k < C::K2; ++k) {
         if (cell2[k] < 0) continue;
-        const int roff = cell2[k];
+        const int roff = cell2[k] & 0xffff, bo = cell2[k] >> 16;
         Real sum = Real(0);
         static_for<-R, R + 1>([&](auto DZ) {
           constexpr int dz = decltype(DZ)::value;
-          const Real* const x1 = x1r + ((i - R + dz) % NX1) * C::BW + roff;
+          const Real* const x1 = x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff;
           static_for<-R, R + 1>([&](auto DY) {
             constexpr int dy = decltype(DY)::value;
             static_for<-R, R + 1>([&](auto DX) {
@@ -236,8 +236,8 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
             });
           });
         });
-        const Real xc = x1r[((i - R) % NX1) * C::BW + roff];
-        const Real r = bw[roff] - sum;
+        const Real xc = x1r[((i - 1 - R) % NX1) * C::X1W + roff];
+        const Real r = bw[bo] - sum;
         a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
       }
     }
@@ -253,6 +253,7 @@ bool launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
   const FieldLayout& l = r.layout;
   for (int ax = 0; ax < 3; ++ax)
     if (l.ghost[ax] < S.radius) return false;
+  if (l.align % C::V != 0) return false;  // rows must start on 16-byte boundaries
   if (l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) >= (1L << 31)) return false;
   auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
