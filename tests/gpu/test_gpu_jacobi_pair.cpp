@@ -93,7 +93,7 @@ void pair_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
   }
 }
 
-// Two tiles along x (fp32 256 / fp64 128 wide) with a partial second one, several tiles along y, z in chunks.
+// Several tiles along x (fp32 128 / fp64 64 wide) with a partial last one, several tiles along y, z in chunks.
 TEST(CudaJacobiPair, TilesDouble) { pair_test<double>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
 TEST(CudaJacobiPair, TilesFloat) { pair_test<float>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
 // The multigrid fine grid's shape (one tile across x in fp32).

@@ -29,16 +29,16 @@ namespace perksolve::cuda_detail {
 // Tile of the pair kernel: BX x BY outputs per plane, NT threads, PF planes prefetched. The windows of x and b are
 // V = 16 bytes wide at each side (V >= 2R), so that every row is copied by 16-byte cp.async units: the grid fields'
 // rows start on 16-byte boundaries (FieldLayout::align, launch_jacobi_pair_shape checks it).
-// NARROW: half as wide a tile (fp64 64, fp32 128 columns) in about half the shared memory, so that two blocks share
-// an SM (one block's barrier overlaps the other's work); else one block of 512 threads per SM.
-template <class Real, ShapeSpec S, bool ZERO, bool NARROW>
+// Two blocks share an SM (~93 KB of shared memory each). A tile twice as wide, one block of 512 threads per SM, measured
+// the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
+template <class Real, ShapeSpec S, bool ZERO>
 struct JacobiPairCfg {
   static constexpr int R = S.radius;
   static constexpr int V = 16 / static_cast<int>(sizeof(Real));
-  static constexpr int BX = (sizeof(Real) == 8 ? 128 : 256) / (NARROW ? 2 : 1);
+  static constexpr int BX = sizeof(Real) == 8 ? 64 : 128;
   static constexpr int BY = 8;
-  static constexpr int NT = NARROW ? BX * BY / 2 : 512;
-  static constexpr int MINB = NARROW ? 2 : 1;
+  static constexpr int NT = BX * BY / 2;
+  static constexpr int MINB = 2;
   static constexpr int PF = 2;
   static constexpr int WX = BX + 2 * V;              // window columns (x and b): x0 - V .. x0 + BX + V - 1
   static constexpr int UX = WX / V;                  // 16-byte units per window row
@@ -90,13 +90,12 @@ __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int t
   }
 }
 
-template <class Real, int KIND, int RADIUS, bool ZERO, bool NARROW>
-__global__ void __launch_bounds__(
-    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, NARROW>::NT,
-    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, NARROW>::MINB)
+template <class Real, int KIND, int RADIUS, bool ZERO>
+__global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT,
+                                  JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::MINB)
     jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
-  using C = JacobiPairCfg<Real, S, ZERO, NARROW>;
+  using C = JacobiPairCfg<Real, S, ZERO>;
   using G = StreamGeo<S>;
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
@@ -252,15 +251,15 @@ __global__ void __launch_bounds__(
 
 // Launches the pair kernel of shape S; false when the layout does not suit it (ghosts narrower than the radius, planes
 // beyond 32-bit offsets).
-template <class Real, ShapeSpec S, bool ZERO, bool NARROW>
+template <class Real, ShapeSpec S, bool ZERO>
 bool launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
-  using C = JacobiPairCfg<Real, S, ZERO, NARROW>;
+  using C = JacobiPairCfg<Real, S, ZERO>;
   const FieldLayout& l = r.layout;
   for (int ax = 0; ax < 3; ++ax)
     if (l.ghost[ax] < S.radius) return false;
   if (l.align % C::V != 0) return false;  // rows must start on 16-byte boundaries
   if (l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) >= (1L << 31)) return false;
-  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, NARROW>;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
