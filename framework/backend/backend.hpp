@@ -252,6 +252,14 @@ class Backend {
     (void)A, (void)omega1, (void)omega2, (void)b, (void)x, (void)out;
     backend_unavailable(name(), "jacobi_update_pair");
   }
+  // The argument checks of jacobi_update_pair, shared by the backends that have it.
+  void check_jacobi_pair_call(const Stencil& A, const Field<Real>& b, const Field<Real>* x, const Field<Real>& out) const {
+    if (!(b.layout() == out.layout()) || (x && !(b.layout() == x->layout())))
+      throw std::invalid_argument("jacobi_update_pair: x, b and out must have the same layout");
+    if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
+    if (!jacobi_pair_supported(A, b.layout()))
+      throw std::logic_error("jacobi_update_pair: not supported for this stencil and layout (ask jacobi_pair_supported)");
+  }
 
   // ---- halos and boundaries ------------------------------------------------------------------
   // Pack the listed boxes one after another (x fastest within a box) into host memory.

@@ -662,12 +662,8 @@ bool CudaBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLayou
 template <class Real>
 void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
                                            const Field<Real>* x, Field<Real>& out) {
+  this->check_jacobi_pair_call(A, b, x, out);
   const FieldLayout& l = b.layout();
-  require_same_layout(l, out.layout(), "jacobi_update_pair");
-  if (x) require_same_layout(l, x->layout(), "jacobi_update_pair");
-  if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
-  if (!jacobi_pair_supported(A, l))
-    throw std::logic_error("jacobi_update_pair: not supported for this stencil and layout (ask jacobi_pair_supported)");
   if (l.owned_size() <= 0) return;
   StencilRequest<Real> r = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
   const Real center = static_cast<Real>(A.center_coeff());

@@ -268,12 +268,8 @@ bool KokkosBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLay
 template <class Real>
 void KokkosBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
                                              const Field<Real>* x, Field<Real>& out) {
+  this->check_jacobi_pair_call(A, b, x, out);
   const FieldLayout& l = b.layout();
-  require_same_layout(l, out.layout(), "jacobi_update_pair");
-  if (x) require_same_layout(l, x->layout(), "jacobi_update_pair");
-  if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
-  if (!jacobi_pair_supported(A, l))
-    throw std::invalid_argument("jacobi_update_pair: the layout's ghost layers are narrower than the stencil");
   if (!pair_scratch_ || !(pair_scratch_->layout() == l)) {
     pair_scratch_ = create_field(l);
     fill(*pair_scratch_, Real(0));
