@@ -476,11 +476,16 @@ constexpr long kChebyshevProductMaxDegree = 4;
 }  // namespace
 
 // Whether `sweeps` smoothing sweeps run as Jacobi sweeps of their own weights (weighted Jacobi; Chebyshev in product
-// form), at least two of them (so that they can pair).
+// form).
+template <class Real>
+bool Multigrid<Real>::jacobi_weights_form(long sweeps) const {
+  return cfg_.smoother.type == "jacobi" || (cfg_.smoother.type == "chebyshev" && sweeps <= kChebyshevProductMaxDegree);
+}
+
+// ... and at least two of them (so that they can pair).
 template <class Real>
 bool Multigrid<Real>::jacobi_product_form(long sweeps) const {
-  return sweeps >= 2 && (cfg_.smoother.type == "jacobi" ||
-                         (cfg_.smoother.type == "chebyshev" && sweeps <= kChebyshevProductMaxDegree));
+  return sweeps >= 2 && jacobi_weights_form(sweeps);
 }
 
 template <class Real>
@@ -489,16 +494,13 @@ std::string Multigrid<Real>::describe() const {
                               cfg_.cycle, cfg_.smoother.type, cfg_.pre, cfg_.post, cfg_.coarse.type);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const Level& v = *levels_[l];
+    const bool in_program = persistent_level_ >= 0 && static_cast<int>(l) >= persistent_level_ && v.be->asynchronous();
     s += fmt::format("\n  level {}: {} x {} x {} on {} ranks ({} x {} x {}){}{}", l, v.grid.extents[0], v.grid.extents[1],
                      v.grid.extents[2], v.dims[0] * v.dims[1] * v.dims[2], v.dims[0], v.dims[1], v.dims[2],
-                     v.agglomerated ? " (agglomerated)" : "",
-                     persistent_level_ >= 0 && static_cast<int>(l) >= persistent_level_ && v.be->asynchronous()
-                         ? " (persistent program)"
-                         : "");
+                     v.agglomerated ? " (agglomerated)" : "", in_program ? " (persistent program)" : "");
     if (cfg_.smoother.type == "chebyshev" && v.active) s += fmt::format(", lambda_max(D^-1 A) ~ {:.4f}", v.lambda_max);
     if (v.active && v.zero_ghost_rule) s += ", zero ghosts kept";
     // (levels of a persistent program run their sweeps one by one)
-    const bool in_program = persistent_level_ >= 0 && static_cast<int>(l) >= persistent_level_ && v.be->asynchronous();
     const bool coarsest = l + 1 == levels_.size();
     const bool paired = coarsest ? cfg_.coarse.type == "smoother" && jacobi_product_form(cfg_.coarse.sweeps)
                                  : jacobi_product_form(cfg_.pre) || jacobi_product_form(cfg_.post);
@@ -542,7 +544,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
   std::vector<double> weights;
   if (type == "jacobi") {
     weights.assign(static_cast<std::size_t>(std::max(0L, sweeps)), v.omega);
-  } else if (type == "chebyshev" && sweeps <= kChebyshevProductMaxDegree) {
+  } else if (jacobi_weights_form(sweeps)) {
     weights = chebyshev_product_weights(sweeps, cfg_.smoother.lower * v.lambda_max, cfg_.smoother.upper * v.lambda_max,
                                         post);
   }

@@ -52,7 +52,8 @@ class Multigrid {
   // may_end_in_w: the result may be left in the level's w (Level::iterate_in_w; the pre-smoothing of a cycle).
   void smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false);
   bool sweep_pairs(const Level& v, bool homogeneous) const;
-  bool jacobi_product_form(long sweeps) const;
+  bool jacobi_weights_form(long sweeps) const;  // one Jacobi sweep per weight (weighted Jacobi, Chebyshev <= 4)
+  bool jacobi_product_form(long sweeps) const;  // the same, at least two sweeps
   static Field<Real>& iterate(Level& v);  // the field that holds level v's iterate (x, or w: Level::iterate_in_w)
   void settle_iterate(Level& v);          // moves the iterate into x
   void coarse_solve(int l, bool zero);

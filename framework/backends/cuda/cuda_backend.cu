@@ -651,12 +651,7 @@ void CudaBackend<Real>::jacobi_update(const Stencil& A, Real omega, const Field<
 
 template <class Real>
 bool CudaBackend<Real>::jacobi_pair_supported(const Stencil& A, const FieldLayout& l) const {
-  if (builder_ || force_generic_ || !canonical_offsets(A) || !cuda_detail::jacobi_pair_compiled(A.shape))
-    return false;
-  for (int a = 0; a < 3; ++a)
-    if (l.ghost[a] < A.radius()) return false;
-  if (l.align % (16 / static_cast<int>(sizeof(Real))) != 0) return false;  // 16-byte row copies
-  return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
+  return !builder_ && !force_generic_ && canonical_offsets(A) && cuda_detail::jacobi_pair_available<Real>(A.shape, l);
 }
 
 template <class Real>
@@ -667,8 +662,7 @@ void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real o
   if (l.owned_size() <= 0) return;
   StencilRequest<Real> r = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
   const Real center = static_cast<Real>(A.center_coeff());
-  if (!cuda_detail::launch_jacobi_pair<Real>(r, omega1 / center, omega2 / center, x == nullptr))
-    throw std::logic_error("jacobi_update_pair: no pair kernel for this shape");
+  cuda_detail::launch_jacobi_pair<Real>(r, omega1 / center, omega2 / center, x == nullptr);
   last_path_ = CudaStencilPath::templated;
 }
 

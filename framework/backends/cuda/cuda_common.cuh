@@ -66,10 +66,11 @@ template <class Real>
 int launch_templated_stencil_2d(const StencilRequest<Real>& r, StencilMode mode);
 template <class Real>
 int launch_generic_stencil(const StencilRequest<Real>& r, StencilMode mode);
-// Two Jacobi sweeps in one pass (jacobi_pair.cu): s1, s2 = omega / a_centre; zero: from x = 0. False when the
-// shape has no pair kernel (jacobi_pair_compiled).
-bool jacobi_pair_compiled(const ShapeSpec& s);
+// Two Jacobi sweeps in one pass (jacobi_pair.cu): whether the shape has a pair kernel that fits the layout, and the
+// launch (s1, s2 = omega / a_centre; zero: from x = 0; throws std::logic_error where none is available).
 template <class Real>
-bool launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero);
+bool jacobi_pair_available(const ShapeSpec& s, const FieldLayout& l);
+template <class Real>
+void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero);
 
 }  // namespace perksolve::cuda_detail

@@ -2,18 +2,32 @@
 // (4 kernels). Other shapes run their sweeps one by one (CudaBackend::jacobi_pair_supported).
 #include "framework/backends/cuda/jacobi_pair.cuh"
 
+#include <stdexcept>
+
 namespace perksolve::cuda_detail {
 
-bool jacobi_pair_compiled(const ShapeSpec& s) { return s == ShapeSpec{3, ShapeKind::star, 1}; }
-
-template <class Real>
-bool launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero) {
-  constexpr ShapeSpec k7{3, ShapeKind::star, 1};
-  if (!(r.stencil->shape == k7)) return false;
-  return zero ? launch_jacobi_pair_shape<Real, k7, true>(r, s1, s2) : launch_jacobi_pair_shape<Real, k7, false>(r, s1, s2);
+namespace {
+constexpr ShapeSpec k7{3, ShapeKind::star, 1};
 }
 
-template bool launch_jacobi_pair<float>(const StencilRequest<float>&, float, float, bool);
-template bool launch_jacobi_pair<double>(const StencilRequest<double>&, double, double, bool);
+template <class Real>
+bool jacobi_pair_available(const ShapeSpec& s, const FieldLayout& l) {
+  return s == k7 && jacobi_pair_layout_fits<Real>(l, k7.radius);
+}
+
+template <class Real>
+void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero) {
+  if (!jacobi_pair_available<Real>(r.stencil->shape, r.layout))
+    throw std::logic_error("jacobi_update_pair: no pair kernel for this shape and layout");
+  if (zero)
+    launch_jacobi_pair_shape<Real, k7, true>(r, s1, s2);
+  else
+    launch_jacobi_pair_shape<Real, k7, false>(r, s1, s2);
+}
+
+template bool jacobi_pair_available<float>(const ShapeSpec&, const FieldLayout&);
+template bool jacobi_pair_available<double>(const ShapeSpec&, const FieldLayout&);
+template void launch_jacobi_pair<float>(const StencilRequest<float>&, float, float, bool);
+template void launch_jacobi_pair<double>(const StencilRequest<double>&, double, double, bool);
 
 }  // namespace perksolve::cuda_detail

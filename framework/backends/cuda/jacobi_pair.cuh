@@ -90,13 +90,34 @@ __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int t
   }
 }
 
+// The sum of the shape's coefficients times the values around a cell, in the canonical offset order (dz outer, then
+// dy, dx): plane(dz) points at the cell in plane dz, whose rows are W elements apart.
+template <ShapeSpec S, int W, class Real, class Plane>
+__device__ __forceinline__ Real pair_canonical_sum(const Real* c, Plane&& plane) {
+  using G = StreamGeo<S>;
+  constexpr int R = S.radius;
+  Real sum = Real(0);
+  static_for<-R, R + 1>([&](auto DZ) {
+    constexpr int dz = decltype(DZ)::value;
+    const Real* const p = plane(dz);
+    static_for<-R, R + 1>([&](auto DY) {
+      constexpr int dy = decltype(DY)::value;
+      static_for<-R, R + 1>([&](auto DX) {
+        constexpr int dx = decltype(DX)::value;
+        constexpr int ci = G::index(dx, dy, dz);
+        if constexpr (ci >= 0) sum = fma(c[ci], p[dy * W + dx], sum);
+      });
+    });
+  });
+  return sum;
+}
+
 template <class Real, int KIND, int RADIUS, bool ZERO>
 __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT,
                                   JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::MINB)
     jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
   using C = JacobiPairCfg<Real, S, ZERO>;
-  using G = StreamGeo<S>;
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
@@ -198,19 +219,8 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
           if constexpr (ZERO) {
             v = a.s1 * bw[woff];
           } else {
-            Real sum = Real(0);
-            static_for<-R, R + 1>([&](auto DZ) {
-              constexpr int dz = decltype(DZ)::value;
-              const Real* const xw = ring + ((i + R + dz) % NSX) * C::STAGE + woff;
-              static_for<-R, R + 1>([&](auto DY) {
-                constexpr int dy = decltype(DY)::value;
-                static_for<-R, R + 1>([&](auto DX) {
-                  constexpr int dx = decltype(DX)::value;
-                  constexpr int ci = G::index(dx, dy, dz);
-                  if constexpr (ci >= 0) sum = fma(a.c[ci], xw[dy * C::WX + dx], sum);
-                });
-              });
-            });
+            const Real sum = pair_canonical_sum<S, C::WX>(
+                a.c, [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; });
             const Real xc = ring[((i + R) % NSX) * C::STAGE + woff];
             const Real r = bw[woff] - sum;
             v = xc + a.s1 * r;
@@ -227,19 +237,8 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
       for (int k = 0; k < C::K2; ++k) {
         if (cell2[k] < 0) continue;
         const int roff = cell2[k] & 0xffff, bo = cell2[k] >> 16;
-        Real sum = Real(0);
-        static_for<-R, R + 1>([&](auto DZ) {
-          constexpr int dz = decltype(DZ)::value;
-          const Real* const x1 = x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff;
-          static_for<-R, R + 1>([&](auto DY) {
-            constexpr int dy = decltype(DY)::value;
-            static_for<-R, R + 1>([&](auto DX) {
-              constexpr int dx = decltype(DX)::value;
-              constexpr int ci = G::index(dx, dy, dz);
-              if constexpr (ci >= 0) sum = fma(a.c[ci], x1[dy * C::W1 + dx], sum);
-            });
-          });
-        });
+        const Real sum = pair_canonical_sum<S, C::W1>(
+            a.c, [&](int dz) { return x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff; });
         const Real xc = x1r[((i - 1 - R) % NX1) * C::X1W + roff];
         const Real r = bw[bo] - sum;
         a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
@@ -249,16 +248,21 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
   cp_async_wait<0>();
 }
 
-// Launches the pair kernel of shape S; false when the layout does not suit it (ghosts narrower than the radius, planes
-// beyond 32-bit offsets).
+// Whether the pair kernel can run on this layout: ghosts at least the radius wide, rows on 16-byte boundaries (the
+// windows' 16-byte copies), offsets within 32 bits.
+template <class Real>
+bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
+  for (int ax = 0; ax < 3; ++ax)
+    if (l.ghost[ax] < radius) return false;
+  if (l.align % (16 / static_cast<int>(sizeof(Real))) != 0) return false;
+  return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
+}
+
+// Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits).
 template <class Real, ShapeSpec S, bool ZERO>
-bool launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
+void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
   using C = JacobiPairCfg<Real, S, ZERO>;
   const FieldLayout& l = r.layout;
-  for (int ax = 0; ax < 3; ++ax)
-    if (l.ghost[ax] < S.radius) return false;
-  if (l.align % C::V != 0) return false;  // rows must start on 16-byte boundaries
-  if (l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) >= (1L << 31)) return false;
   auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
@@ -279,23 +283,14 @@ bool launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
   a.s1 = s1;
   a.s2 = s2;
   for (int p = 0; p < StreamGeo<S>::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
-  if (a.tiles <= 0 || a.ns <= 0) return true;
+  if (a.tiles <= 0 || a.ns <= 0) return;
   // Chunks along z: the count with the fewest rounds of blocks x (planes + re-read halo planes) per block.
   const long resident = static_cast<long>(per_sm) * r.sm_count;
-  long best_q = 1, best = -1;
-  for (long q = 1; q <= a.ns; ++q) {
-    const long cost = stream_chunking_cost(a.ns, a.tiles, resident, q, 4 * S.radius);
-    if (best < 0 || cost < best) {
-      best = cost;
-      best_q = q;
-    }
-    if (stream_rounds(a.tiles, q, resident) > 16) break;
-  }
+  const long best_q = best_stream_chunk_count(a.ns, a.tiles, resident, 1, a.ns, 4 * S.radius, 16);
   a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   const long blocks = static_cast<long>(a.tiles) * ((a.ns + a.chunk - 1) / a.chunk);
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("jacobi_pair_kernel");
-  return true;
 }
 
 }  // namespace perksolve::cuda_detail

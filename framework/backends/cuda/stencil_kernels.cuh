@@ -949,6 +949,22 @@ inline long stream_chunking_cost(long ns, long tiles, long resident, long q, lon
   return stream_rounds(tiles, q, resident) * ((ns + q - 1) / q + halo_planes);
 }
 
+// The chunk count q in [q_min, q_max] with the lowest stream_chunking_cost (the first of equal ones); the search stops
+// after the first q whose items take more than max_rounds rounds.
+inline long best_stream_chunk_count(long ns, long tiles, long resident, long q_min, long q_max, long halo_planes,
+                                    long max_rounds) {
+  long best_q = q_min, best_cost = -1;
+  for (long q = q_min; q <= q_max; ++q) {
+    const long cost = stream_chunking_cost(ns, tiles, resident, q, halo_planes);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best_q = q;
+    }
+    if (stream_rounds(tiles, q, resident) > max_rounds) break;
+  }
+  return best_q;
+}
+
 // The work decomposition of one instantiation on a persistent grid of `per_sm` blocks per SM: the chunk of
 // planes per work item and the number of blocks (into a and *blocks). items_per_block (3D): target number of
 // work items per block (short chunks of planes, all blocks sweeping the same slab); 0: long chunks chosen by
@@ -990,15 +1006,7 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
     // then the Q minimising (rounds of items per block) x (chunk + R), R ~ the re-read halo planes.
     const long q_max = std::max(1L, a.ns / min_chunk);
     long q_min = std::min(q_max, std::max(1L, (resident * 9 / 10 + a.tiles - 1) / a.tiles));
-    long best_q = q_min, best_cost = -1;
-    for (long q = q_min; q <= q_max; ++q) {
-      const long cost = stream_chunking_cost(a.ns, a.tiles, resident, q, G::RS);
-      if (best_cost < 0 || cost < best_cost) {
-        best_cost = cost;
-        best_q = q;
-      }
-      if (stream_rounds(a.tiles, q, resident) > 64) break;
-    }
+    const long best_q = best_stream_chunk_count(a.ns, a.tiles, resident, q_min, q_max, G::RS, 64);
     a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   }
   if constexpr (T::DYN) {
