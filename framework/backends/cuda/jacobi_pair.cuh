@@ -248,6 +248,223 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
   cp_async_wait<0>();
 }
 
+// The canonical sum (dz outer, then dy, dx) with the cell's own column from registers: col(DZ) is the value at
+// (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets.
+// Same order and operations as pair_canonical_sum, so the same bits.
+template <ShapeSpec S, int W, class Real, class Col, class Plane>
+__device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&& plane) {
+  using G = StreamGeo<S>;
+  constexpr int R = S.radius;
+  Real sum = Real(0);
+  static_for<-R, R + 1>([&](auto DZ) {
+    constexpr int dz = decltype(DZ)::value;
+    static_for<-R, R + 1>([&](auto DY) {
+      constexpr int dy = decltype(DY)::value;
+      static_for<-R, R + 1>([&](auto DX) {
+        constexpr int dx = decltype(DX)::value;
+        constexpr int ci = G::index(dx, dy, dz);
+        if constexpr (ci >= 0) {
+          if constexpr (dx == 0 && dy == 0)
+            sum = fma(c[ci], col(DZ), sum);
+          else
+            sum = fma(c[ci], plane(dz)[dy * W + dx], sum);
+        }
+      });
+    });
+  });
+  return sum;
+}
+
+// The pair kernel with each thread walking its columns along z: the values of a cell's own column (x for stage 1,
+// x1 and b for stage 2) stay in registers from plane to plane, so that only the other offsets come from shared memory
+// (7-point star: 4 in-plane loads per stage and cell instead of 7 plus the centre). A thread's tile cells (k < K2)
+// run both stages, so stage 2 finds x1 of its column in the thread's own registers; the ring of the widened region
+// around the tile (KH cells per thread) runs stage 1 only. The register queues are P = 2R + 1 deep, indexed by plane
+// modulo P, and the phase loop is unrolled by P so that every index is a compile-time constant (no moves).
+// Within a phase, stage 2 (of step i - 1) runs before stage 1 (of step i), so that step i's x1 takes the register of
+// step i - 1 - 2R just after its last use.
+template <class Real, int KIND, int RADIUS, bool ZERO>
+__global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT,
+                                  JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::MINB)
+    jacobi_pair_columns_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
+  constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
+  using C = JacobiPairCfg<Real, S, ZERO>;
+  constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
+  constexpr int P = 2 * R + 1;
+  constexpr int K2 = C::K2;                                         // tile cells per thread
+  constexpr int NH = 2 * R * C::W1 + 2 * R * C::BY;                 // ring cells of the widened region
+  constexpr int KH = (NH + NT - 1) / NT;                            // ring cells per thread
+  static_assert(K2 * NT == C::BX * C::BY, "the tile's cells are dealt evenly");
+  extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
+  Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
+  Real* const x1r = ring + NSX * C::STAGE;
+  const int tid = threadIdx.x;
+
+  const int q = static_cast<int>(blockIdx.x / a.tiles);
+  const int t = static_cast<int>(blockIdx.x - static_cast<long>(q) * a.tiles);
+  const int x0 = (t % a.tiles_x) * C::BX, y0 = (t / a.tiles_x) * C::BY;
+  const int s0 = q * a.chunk;
+  const int L = min(a.chunk, a.ns - s0);
+  const int nload = L + 4 * R;  // planes s0 - 2R .. s0 + L - 1 + 2R
+
+  for (int i = tid; i < NX1 * C::X1W; i += NT) x1r[i] = Real(0);
+
+  int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
+  unsigned xok = 0, bok = 0;
+  if constexpr (!ZERO)
+    pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
+  pair_window_units<C, C::KB, C::H1>(tid, x0, y0, R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
+  auto issue = [&](int j) {
+    if (j < nload) {
+      const int p = s0 - 2 * R + j;
+      Real* const st = ring + (j % NSX) * C::STAGE;
+      if constexpr (!ZERO) {
+        const bool pin = p >= -a.gz && p < a.ns + a.gz;
+        const Real* const src = a.x + static_cast<long>(p) * a.step;
+#pragma unroll
+        for (int k = 0; k < C::KX; ++k) {
+          const int u = tid + k * NT;
+          const bool ok = pin && ((xok >> k) & 1u);
+          if (u < C::HX * C::UX) cp_async16<false>(st + u * V, ok ? src + xoff[k] : a.b, ok);
+        }
+      }
+      const bool pin = p >= 0 && p < a.ns;
+      const Real* const src = a.b + static_cast<long>(p) * a.step;
+#pragma unroll
+      for (int k = 0; k < C::KB; ++k) {
+        const int u = tid + k * NT;
+        const bool ok = pin && ((bok >> k) & 1u);
+        if (u < C::H1 * C::UX) cp_async16<false>(st + C::XW + u * V, ok ? src + boff[k] : a.b, ok);
+      }
+    }
+    cp_async_commit();
+  };
+
+  // A thread's cells, clipped to the owned cells (-1: none): the tile's cells tid + k NT (both stages) and the ring's
+  // cells tid + k NT (stage 1). Packed: x1-region offset (low 16 bits) and x-window offset; out2: the output's
+  // in-plane offset.
+  constexpr int KC = K2 + KH;
+  int cell[KC], out2[K2];
+  {
+    const int c1x0 = max(x0 - R, 0), c1x1 = min(x0 + C::BX + R, a.nx);
+    const int c1y0 = max(y0 - R, 0), c1y1 = min(y0 + C::BY + R, a.ny);
+    auto pack = [&](int gx, int gy) {
+      const bool in = gx >= c1x0 && gx < c1x1 && gy >= c1y0 && gy < c1y1;
+      const int roff = (gy - (y0 - R)) * C::W1 + (gx - (x0 - R));
+      const int woff = (gy - (y0 - 2 * R)) * C::WX + (gx - (x0 - V));
+      return in ? roff | (woff << 16) : -1;
+    };
+#pragma unroll
+    for (int k = 0; k < K2; ++k) {
+      const int e = tid + k * NT;
+      const int gx = x0 + e % C::BX, gy = y0 + e / C::BX;
+      cell[k] = pack(gx, gy);
+      out2[k] = gx + gy * a.row_stride;
+    }
+#pragma unroll
+    for (int k = 0; k < KH; ++k) {
+      const int e = tid + k * NT;
+      int gx, gy;
+      if (e < 2 * R * C::W1) {  // rows above and below the tile
+        const int rr = e / C::W1;
+        gx = x0 - R + (e - rr * C::W1);
+        gy = rr < R ? y0 - R + rr : y0 + C::BY + rr - R;
+      } else {  // columns left and right of the tile
+        const int f = e - 2 * R * C::W1;
+        const int cc = f % (2 * R);
+        gx = cc < R ? x0 - R + cc : x0 + C::BX + cc - R;
+        gy = y0 + f / (2 * R);
+      }
+      cell[K2 + k] = e < NH ? pack(gx, gy) : -1;
+    }
+  }
+
+  Real xq[KC][P], x1q[K2][P], bq[K2][P];  // by plane (x, b: window plane j; x1: step) modulo P
+#pragma unroll
+  for (int k = 0; k < KC; ++k)
+#pragma unroll
+    for (int u = 0; u < P; ++u) xq[k][u] = Real(0);
+#pragma unroll
+  for (int k = 0; k < K2; ++k)
+#pragma unroll
+    for (int u = 0; u < P; ++u) x1q[k][u] = bq[k][u] = Real(0);
+
+#pragma unroll
+  for (int j = 0; j < 2 * R + C::PF; ++j) issue(j);
+
+  // Phase i: stage 2 of step i - 1 (output plane s0 + i - 1 - 2R from x1 steps i - 1 - 2R .. i - 1 and b plane
+  // j = i - 1), then stage 1 of step i (x1 on plane s0 + i - R from x planes j = i .. i + 2R and b plane j = i + R,
+  // into x1 slot i). One block barrier per phase.
+  const int nphase = L + 2 * R + 1;
+  for (int i0 = 0; i0 < nphase; i0 += P) {
+    static_for<0, P>([&](auto UU) {
+      constexpr int U = decltype(UU)::value;
+      const int i = i0 + U;
+      if (i >= nphase) return;
+      cp_async_wait<C::PF - 1>();
+      __syncthreads();
+      issue(i + 2 * R + C::PF);
+
+      if constexpr (!ZERO && U == 0) {
+        if (i == 0) {  // the first 2R planes of the cells' columns
+#pragma unroll
+          for (int k = 0; k < KC; ++k) {
+            if (cell[k] < 0) continue;
+            const int woff = cell[k] >> 16;
+            static_for<0, 2 * R>([&](auto J) { xq[k][J] = ring[J * C::STAGE + woff]; });
+          }
+        }
+      }
+
+      if (i - 1 >= 2 * R) {
+        const long p2 = s0 + i - 1 - 2 * R;
+#pragma unroll
+        for (int k = 0; k < K2; ++k) {
+          if (cell[k] < 0) continue;
+          const int roff = cell[k] & 0xffff;
+          const Real sum = pair_column_sum<S, C::W1>(
+              a.c, [&](auto DZ) { return x1q[k][(U + 2 * P - 1 - R + DZ) % P]; },
+              [&](int dz) { return x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff; });
+          const Real xc = x1q[k][(U + 2 * P - 1 - R) % P];
+          const Real r = bq[k][(U + P - 1) % P] - sum;
+          a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
+        }
+      }
+
+      if (i < L + 2 * R) {
+        const int p1 = s0 + i - R;
+        const bool live = p1 >= 0 && p1 < a.ns;
+        Real* const x1 = x1r + (i % NX1) * C::X1W;
+        const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW - R * C::WX;  // b window, x-window rows
+#pragma unroll
+        for (int k = 0; k < KC; ++k) {
+          if (cell[k] < 0) continue;
+          const int roff = cell[k] & 0xffff, woff = cell[k] >> 16;
+          const Real bv = bw[woff];
+          Real v = Real(0);
+          if constexpr (ZERO) {
+            if (live) v = a.s1 * bv;
+          } else {
+            xq[k][(U + 2 * R) % P] = ring[((i + 2 * R) % NSX) * C::STAGE + woff];
+            if (live) {
+              const Real sum = pair_column_sum<S, C::WX>(
+                  a.c, [&](auto DZ) { return xq[k][(U + R + DZ) % P]; },
+                  [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; });
+              v = xq[k][(U + R) % P] + a.s1 * (bv - sum);
+            }
+          }
+          x1[roff] = v;
+          if (k < K2) {
+            x1q[k < K2 ? k : 0][U] = v;
+            bq[k < K2 ? k : 0][(U + R) % P] = bv;
+          }
+        }
+      }
+    });
+  }
+  cp_async_wait<0>();
+}
+
 // Whether the pair kernel can run on this layout: ghosts at least the radius wide, rows on 16-byte boundaries (the
 // windows' 16-byte copies), offsets within 32 bits.
 template <class Real>
@@ -260,11 +477,15 @@ bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
 
 // Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits).
 template <class Real, ShapeSpec S, bool ZERO>
-void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
+void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, bool columns) {
   using C = JacobiPairCfg<Real, S, ZERO>;
   const FieldLayout& l = r.layout;
-  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
-  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
+  auto planes_kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
+  auto columns_kernel = jacobi_pair_columns_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
+  static const int per_sm_planes = std::max(1, blocks_per_sm(planes_kernel, C::NT, C::SMEM_BYTES));
+  static const int per_sm_columns = std::max(1, blocks_per_sm(columns_kernel, C::NT, C::SMEM_BYTES));
+  auto kernel = columns ? columns_kernel : planes_kernel;
+  const int per_sm = columns ? per_sm_columns : per_sm_planes;
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
   a.x = ZERO ? nullptr : r.x + origin;
