@@ -1,5 +1,5 @@
 // Instantiations of the pair kernel (jacobi_pair.cuh): the 3D 7-point star, from x and from zero, fp32 and fp64
-// (4 kernels). Other shapes run their sweeps one by one (CudaBackend::jacobi_pair_supported).
+// (4 kernels; 8 while the steps-per-barrier experiment runs). Other shapes run their sweeps one by one (CudaBackend::jacobi_pair_supported).
 #include "framework/backends/cuda/jacobi_pair.cuh"
 
 #include <cstdlib>
@@ -21,15 +21,16 @@ template <class Real>
 void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero) {
   if (!jacobi_pair_available<Real>(r.stencil->shape, r.layout))
     throw std::logic_error("jacobi_update_pair: no pair kernel for this shape and layout");
-  // Experiment switch: PERKSOLVE_CUDA_PAIR_KERNEL=planes runs the kernel that reads every offset from shared memory.
-  static const bool columns = [] {
-    const char* t = std::getenv("PERKSOLVE_CUDA_PAIR_KERNEL");
-    return t == nullptr || std::string(t) != "planes";
+  // Experiment switch: PERKSOLVE_CUDA_PAIR_STEPS=2 runs two steps per block barrier.
+  static const bool two = [] {
+    const char* t = std::getenv("PERKSOLVE_CUDA_PAIR_STEPS");
+    return t != nullptr && std::string(t) == "2";
   }();
   if (zero)
-    launch_jacobi_pair_shape<Real, k7, true>(r, s1, s2, columns);
+    two ? launch_jacobi_pair_shape<Real, k7, true, 2>(r, s1, s2) : launch_jacobi_pair_shape<Real, k7, true, 1>(r, s1, s2);
   else
-    launch_jacobi_pair_shape<Real, k7, false>(r, s1, s2, columns);
+    two ? launch_jacobi_pair_shape<Real, k7, false, 2>(r, s1, s2)
+        : launch_jacobi_pair_shape<Real, k7, false, 1>(r, s1, s2);
 }
 
 template bool jacobi_pair_available<float>(const ShapeSpec&, const FieldLayout&);

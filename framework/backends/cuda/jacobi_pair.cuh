@@ -2,23 +2,29 @@
 // smoother's pairs of sweeps. docs/perf/jacobi-pair.md has the byte model and the measurements.
 //
 //  * A block owns a BX x BY tile of an XY plane and a chunk of L planes along z, and streams planes through a ring
-//    in shared memory (16-byte cp.async, PF planes ahead): x on the tile widened by 2R rows and 16 bytes of columns,
-//    b on the tile widened by R rows and the same columns.
+//    in shared memory (16-byte cp.async): x on the tile widened by 2R rows and 16 bytes of columns, b on the tile
+//    widened by R rows and the same columns.
 //  * Step i: stage 1 computes the first sweep x1 on plane s0 + i - R over the tile widened by R (the cells the second
 //    sweep reads), into a ring of 2R + 2 x1 planes in shared memory; stage 2 computes the second sweep on plane
-//    s0 + i - 2R of the tile and stores it. Stage 2 of step i runs in the same phase as stage 1 of step i + 1: one
-//    block barrier per plane. x1 outside the owned cells is +0 (its ghosts, which the caller guarantees a refresh
-//    would write).
+//    s0 + i - 2R of the tile and stores it. Stage 2 of step i - 1 runs in the same phase as stage 1 of step i; a phase
+//    holds STEPS steps and ends at one block barrier. x1 outside the owned cells is +0 (its ghosts, which the caller
+//    guarantees a refresh would write).
+//  * Each thread walks its cells' columns along z: the values of a cell's own column (x for stage 1, x1 and b for
+//    stage 2) stay in registers from plane to plane, and only the other offsets come from shared memory (7-point
+//    star: 4 in-plane loads per stage and cell). A thread's tile cells run both stages, so stage 2 finds x1 of its
+//    column in the thread's own registers; the ring of the widened region around the tile runs stage 1 only.
 //  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
 //    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
 //  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
-//  * Each stage's cells are dealt to the threads once per block (clipped to the owned cells; the x1 cells outside stay
-//    +0 from the start), so a thread's per-step work is loads, sums and stores with no index arithmetic.
+//  * The cells are dealt to the threads once per block (clipped to the owned cells; the x1 cells outside stay +0 from
+//    the start), and the step loop is unrolled by the period of the register queues, so a thread's per-step work is
+//    loads, sums and stores with no index arithmetic and no register moves.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 #include "framework/backends/cuda/cuda_common.cuh"
@@ -26,12 +32,12 @@
 
 namespace perksolve::cuda_detail {
 
-// Tile of the pair kernel: BX x BY outputs per plane, NT threads, PF planes prefetched. The windows of x and b are
-// V = 16 bytes wide at each side (V >= 2R), so that every row is copied by 16-byte cp.async units: the grid fields'
-// rows start on 16-byte boundaries (FieldLayout::align, launch_jacobi_pair_shape checks it).
-// Two blocks share an SM (~93 KB of shared memory each). A tile twice as wide, one block of 512 threads per SM, measured
+// Tile of the pair kernel: BX x BY outputs per plane, NT threads, STEPS steps per block barrier. The windows of x and
+// b are V = 16 bytes wide at each side (V >= 2R), so that every row is copied by 16-byte cp.async units: the grid
+// fields' rows start on 16-byte boundaries (FieldLayout::align, jacobi_pair_layout_fits checks it).
+// Two blocks share an SM (~92 KB of shared memory each). A tile twice as wide, one block of 512 threads per SM, measured
 // the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
-template <class Real, ShapeSpec S, bool ZERO>
+template <class Real, ShapeSpec S, bool ZERO, int STEPS>
 struct JacobiPairCfg {
   static constexpr int R = S.radius;
   static constexpr int V = 16 / static_cast<int>(sizeof(Real));
@@ -39,7 +45,8 @@ struct JacobiPairCfg {
   static constexpr int BY = 8;
   static constexpr int NT = BX * BY / 2;
   static constexpr int MINB = 2;
-  static constexpr int PF = 2;
+  static constexpr int SP = STEPS;
+  static constexpr int PF = SP == 1 ? 1 : 0;        // planes still in flight when a phase starts (2 during a phase)
   static constexpr int WX = BX + 2 * V;              // window columns (x and b): x0 - V .. x0 + BX + V - 1
   static constexpr int UX = WX / V;                  // 16-byte units per window row
   static constexpr int HX = BY + 4 * R;              // x window rows: y0 - 2R .. y0 + BY + 2R - 1
@@ -49,16 +56,23 @@ struct JacobiPairCfg {
   static constexpr int BW = H1 * WX;
   static constexpr int X1W = H1 * W1;
   static constexpr int STAGE = XW + BW;              // elements of one ring stage: x window, then b window
-  static constexpr int NSX = 2 * R + 2 + PF;         // ring stages (planes j - 1 .. j + 2R in use, PF ahead)
+  static constexpr int NSX = 2 * SP + 2 * R + PF;    // ring stages: a phase's planes, the next phase's, PF more
   static constexpr int NX1 = 2 * R + 2;              // x1 planes (2R + 1 read while the next one is written)
   static constexpr int SMEM_BYTES = (NSX * STAGE + NX1 * X1W) * static_cast<int>(sizeof(Real));
   static constexpr int KX = (HX * UX + NT - 1) / NT;  // x units per thread and plane (0 from zero)
   static constexpr int KB = (H1 * UX + NT - 1) / NT;
-  static constexpr int K1 = (X1W + NT - 1) / NT;     // stage-1 cells per thread
-  static constexpr int K2 = (BX * BY + NT - 1) / NT;
+  static constexpr int K2 = BX * BY / NT;            // tile cells per thread (both stages)
+  static constexpr int NH = 2 * R * W1 + 2 * R * BY;  // cells of the widened region's ring around the tile
+  static constexpr int KH = (NH + NT - 1) / NT;      // ring cells per thread (stage 1 only)
+  static constexpr int P = 2 * R + 1;                // depth of the register queues (planes modulo P)
+  static constexpr int PERIOD = std::lcm(P, SP);     // steps per unrolled block of the step loop
   static_assert(S.dim == 3, "the pair kernel is 3D");
   static_assert(V >= 2 * R, "the window's side must cover the two sweeps' reach");
+  static_assert(K2 * NT == BX * BY, "the tile's cells are dealt evenly");
   static_assert(HX * WX < 65536 && X1W < 65536, "packed shared-memory offsets are 16 bits");
+  // Stage 2 of a phase's later steps reads x1 of the phase's earlier steps: only along the cell's own column (its own
+  // registers) for a star, anywhere for other shapes.
+  static_assert(SP == 1 || (S.kind == ShapeKind::star && SP <= R + 1), "several steps per barrier need a star");
 };
 
 template <class Real, int NP>
@@ -90,167 +104,8 @@ __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int t
   }
 }
 
-// The sum of the shape's coefficients times the values around a cell, in the canonical offset order (dz outer, then
-// dy, dx): plane(dz) points at the cell in plane dz, whose rows are W elements apart.
-template <ShapeSpec S, int W, class Real, class Plane>
-__device__ __forceinline__ Real pair_canonical_sum(const Real* c, Plane&& plane) {
-  using G = StreamGeo<S>;
-  constexpr int R = S.radius;
-  Real sum = Real(0);
-  static_for<-R, R + 1>([&](auto DZ) {
-    constexpr int dz = decltype(DZ)::value;
-    const Real* const p = plane(dz);
-    static_for<-R, R + 1>([&](auto DY) {
-      constexpr int dy = decltype(DY)::value;
-      static_for<-R, R + 1>([&](auto DX) {
-        constexpr int dx = decltype(DX)::value;
-        constexpr int ci = G::index(dx, dy, dz);
-        if constexpr (ci >= 0) sum = fma(c[ci], p[dy * W + dx], sum);
-      });
-    });
-  });
-  return sum;
-}
-
-template <class Real, int KIND, int RADIUS, bool ZERO>
-__global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT,
-                                  JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::MINB)
-    jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
-  constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
-  using C = JacobiPairCfg<Real, S, ZERO>;
-  constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
-  extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
-  Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
-  Real* const x1r = ring + NSX * C::STAGE;
-  const int tid = threadIdx.x;
-
-  const int q = static_cast<int>(blockIdx.x / a.tiles);
-  const int t = static_cast<int>(blockIdx.x - static_cast<long>(q) * a.tiles);
-  const int x0 = (t % a.tiles_x) * C::BX, y0 = (t / a.tiles_x) * C::BY;
-  const int s0 = q * a.chunk;
-  const int L = min(a.chunk, a.ns - s0);
-  const int nload = L + 4 * R;  // planes s0 - 2R .. s0 + L - 1 + 2R
-
-  for (int i = tid; i < NX1 * C::X1W; i += NT) x1r[i] = Real(0);
-
-  int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
-  unsigned xok = 0, bok = 0;
-  if constexpr (!ZERO)
-    pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
-  pair_window_units<C, C::KB, C::H1>(tid, x0, y0, R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
-  auto issue = [&](int j) {
-    if (j < nload) {
-      const int p = s0 - 2 * R + j;
-      Real* const st = ring + (j % NSX) * C::STAGE;
-      if constexpr (!ZERO) {
-        const bool pin = p >= -a.gz && p < a.ns + a.gz;
-        const Real* const src = a.x + static_cast<long>(p) * a.step;
-#pragma unroll
-        for (int k = 0; k < C::KX; ++k) {
-          const int u = tid + k * NT;
-          const bool ok = pin && ((xok >> k) & 1u);
-          if (u < C::HX * C::UX) cp_async16<false>(st + u * V, ok ? src + xoff[k] : a.b, ok);
-        }
-      }
-      const bool pin = p >= 0 && p < a.ns;
-      const Real* const src = a.b + static_cast<long>(p) * a.step;
-#pragma unroll
-      for (int k = 0; k < C::KB; ++k) {
-        const int u = tid + k * NT;
-        const bool ok = pin && ((bok >> k) & 1u);
-        if (u < C::H1 * C::UX) cp_async16<false>(st + C::XW + u * V, ok ? src + boff[k] : a.b, ok);
-      }
-    }
-    cp_async_commit();
-  };
-
-  // The cells of each stage, clipped to the owned cells: stage 1 over the tile widened by R, stage 2 over the tile.
-  // Packed: x1 offset (low 16 bits) and x-window offset (stage 1) / b-window offset (stage 2); out2: the output's
-  // in-plane offset.
-  const int c1x0 = max(x0 - R, 0), c1x1 = min(x0 + C::BX + R, a.nx);
-  const int c1y0 = max(y0 - R, 0), c1y1 = min(y0 + C::BY + R, a.ny);
-  const int c2x1 = min(x0 + C::BX, a.nx), c2y1 = min(y0 + C::BY, a.ny);
-  int cell1[C::K1], cell2[C::K2], out2[C::K2];
-  {
-    const int w1 = c1x1 - c1x0, n1 = w1 * (c1y1 - c1y0);
-#pragma unroll
-    for (int k = 0; k < C::K1; ++k) {
-      const int e = tid + k * NT;
-      const int ry = e / w1, rx = e - ry * w1;
-      const int gx = c1x0 + rx, gy = c1y0 + ry;
-      const int roff = (gy - (y0 - R)) * C::W1 + (gx - (x0 - R));
-      const int woff = (gy - (y0 - 2 * R)) * C::WX + (gx - (x0 - V));
-      cell1[k] = e < n1 ? roff | (woff << 16) : -1;
-    }
-    const int w2 = c2x1 - x0, n2 = w2 * (c2y1 - y0);
-#pragma unroll
-    for (int k = 0; k < C::K2; ++k) {
-      const int e = tid + k * NT;
-      const int ry = e / w2, rx = e - ry * w2;
-      const int roff = (ry + R) * C::W1 + (rx + R);
-      const int bo = (ry + R) * C::WX + (rx + V);
-      cell2[k] = e < n2 ? roff | (bo << 16) : -1;
-      out2[k] = e < n2 ? (x0 + rx) + (y0 + ry) * a.row_stride : 0;
-    }
-  }
-
-#pragma unroll
-  for (int j = 0; j < 2 * R + C::PF; ++j) issue(j);
-
-  // Phase i: stage 1 of step i (x1 on plane s0 + i - R from x planes j = i .. i + 2R and b plane j = i + R, into x1
-  // slot i) and stage 2 of step i - 1 (the output plane s0 + i - 1 - 2R from the x1 slots of steps i - 1 - 2R .. i - 1
-  // and b plane j = i - 1). One block barrier per phase.
-  for (int i = 0; i <= L + 2 * R; ++i) {
-    cp_async_wait<C::PF - 1>();
-    __syncthreads();
-    issue(i + 2 * R + C::PF);
-
-    if (i < L + 2 * R) {
-      const int p1 = s0 + i - R;
-      const bool live = p1 >= 0 && p1 < a.ns;
-      Real* const x1 = x1r + (i % NX1) * C::X1W;
-      const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW - R * C::WX;  // b window, x-window rows
-#pragma unroll
-      for (int k = 0; k < C::K1; ++k) {
-        if (cell1[k] < 0) continue;
-        const int roff = cell1[k] & 0xffff, woff = cell1[k] >> 16;
-        Real v = Real(0);
-        if (live) {
-          if constexpr (ZERO) {
-            v = a.s1 * bw[woff];
-          } else {
-            const Real sum = pair_canonical_sum<S, C::WX>(
-                a.c, [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; });
-            const Real xc = ring[((i + R) % NSX) * C::STAGE + woff];
-            const Real r = bw[woff] - sum;
-            v = xc + a.s1 * r;
-          }
-        }
-        x1[roff] = v;
-      }
-    }
-
-    if (i - 1 >= 2 * R) {
-      const long p2 = s0 + i - 1 - 2 * R;
-      const Real* const bw = ring + ((i - 1) % NSX) * C::STAGE + C::XW;
-#pragma unroll
-      for (int k = 0; k < C::K2; ++k) {
-        if (cell2[k] < 0) continue;
-        const int roff = cell2[k] & 0xffff, bo = cell2[k] >> 16;
-        const Real sum = pair_canonical_sum<S, C::W1>(
-            a.c, [&](int dz) { return x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff; });
-        const Real xc = x1r[((i - 1 - R) % NX1) * C::X1W + roff];
-        const Real r = bw[bo] - sum;
-        a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
-      }
-    }
-  }
-  cp_async_wait<0>();
-}
-
 // The canonical sum (dz outer, then dy, dx) with the cell's own column from registers: col(DZ) is the value at
 // (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets.
-// Same order and operations as pair_canonical_sum, so the same bits.
 template <ShapeSpec S, int W, class Real, class Col, class Plane>
 __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&& plane) {
   using G = StreamGeo<S>;
@@ -275,26 +130,15 @@ __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&
   return sum;
 }
 
-// The pair kernel with each thread walking its columns along z: the values of a cell's own column (x for stage 1,
-// x1 and b for stage 2) stay in registers from plane to plane, so that only the other offsets come from shared memory
-// (7-point star: 4 in-plane loads per stage and cell instead of 7 plus the centre). A thread's tile cells (k < K2)
-// run both stages, so stage 2 finds x1 of its column in the thread's own registers; the ring of the widened region
-// around the tile (KH cells per thread) runs stage 1 only. The register queues are P = 2R + 1 deep, indexed by plane
-// modulo P, and the phase loop is unrolled by P so that every index is a compile-time constant (no moves).
-// Within a phase, stage 2 (of step i - 1) runs before stage 1 (of step i), so that step i's x1 takes the register of
-// step i - 1 - 2R just after its last use.
-template <class Real, int KIND, int RADIUS, bool ZERO>
-__global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::NT,
-                                  JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO>::MINB)
-    jacobi_pair_columns_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
+template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS>
+__global__ void __launch_bounds__(
+    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::NT,
+    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::MINB)
+    jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
-  using C = JacobiPairCfg<Real, S, ZERO>;
-  constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1;
-  constexpr int P = 2 * R + 1;
-  constexpr int K2 = C::K2;                                         // tile cells per thread
-  constexpr int NH = 2 * R * C::W1 + 2 * R * C::BY;                 // ring cells of the widened region
-  constexpr int KH = (NH + NT - 1) / NT;                            // ring cells per thread
-  static_assert(K2 * NT == C::BX * C::BY, "the tile's cells are dealt evenly");
+  using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
+  constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1, P = C::P, SP = C::SP;
+  constexpr int K2 = C::K2, KH = C::KH, KC = K2 + KH;
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
   Real* const x1r = ring + NSX * C::STAGE;
@@ -340,10 +184,9 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
     cp_async_commit();
   };
 
-  // A thread's cells, clipped to the owned cells (-1: none): the tile's cells tid + k NT (both stages) and the ring's
-  // cells tid + k NT (stage 1). Packed: x1-region offset (low 16 bits) and x-window offset; out2: the output's
-  // in-plane offset.
-  constexpr int KC = K2 + KH;
+  // A thread's cells, clipped to the owned cells (-1: none): the tile's cells tid + k NT (k < K2, both stages), then
+  // the ring's cells tid + k NT (stage 1). Packed: x1-region offset (low 16 bits) and x-window offset; out2: the
+  // output's in-plane offset.
   int cell[KC], out2[K2];
   {
     const int c1x0 = max(x0 - R, 0), c1x1 = min(x0 + C::BX + R, a.nx);
@@ -375,11 +218,12 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
         gx = cc < R ? x0 - R + cc : x0 + C::BX + cc - R;
         gy = y0 + f / (2 * R);
       }
-      cell[K2 + k] = e < NH ? pack(gx, gy) : -1;
+      cell[K2 + k] = e < C::NH ? pack(gx, gy) : -1;
     }
   }
 
-  Real xq[KC][P], x1q[K2][P], bq[K2][P];  // by plane (x, b: window plane j; x1: step) modulo P
+  // Register queues, by plane modulo P: x by window plane j (every cell), x1 by step and b by window plane (tile cells).
+  Real xq[KC][P], x1q[K2][P], bq[K2][P];
 #pragma unroll
   for (int k = 0; k < KC; ++k)
 #pragma unroll
@@ -389,21 +233,27 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
 #pragma unroll
     for (int u = 0; u < P; ++u) x1q[k][u] = bq[k][u] = Real(0);
 
+  // Window planes are issued one commit group each. A phase of steps i .. i + SP - 1 needs planes up to
+  // i + SP - 1 + 2R; PF more may still be in flight when it starts, and it issues the next SP.
+  constexpr int AHEAD = SP - 1 + 2 * R + C::PF;  // the last plane issued before the first phase
 #pragma unroll
-  for (int j = 0; j < 2 * R + C::PF; ++j) issue(j);
+  for (int j = 0; j <= AHEAD; ++j) issue(j);
 
-  // Phase i: stage 2 of step i - 1 (output plane s0 + i - 1 - 2R from x1 steps i - 1 - 2R .. i - 1 and b plane
+  // Step i: stage 2 of step i - 1 (output plane s0 + i - 1 - 2R from x1 steps i - 1 - 2R .. i - 1 and b plane
   // j = i - 1), then stage 1 of step i (x1 on plane s0 + i - R from x planes j = i .. i + 2R and b plane j = i + R,
-  // into x1 slot i). One block barrier per phase.
-  const int nphase = L + 2 * R + 1;
-  for (int i0 = 0; i0 < nphase; i0 += P) {
-    static_for<0, P>([&](auto UU) {
+  // into x1 slot i). Stage 2 first, so that step i's x1 takes the register of step i - 1 - 2R just after its last use.
+  const int nstep = L + 2 * R + 1;
+  for (int i0 = 0; i0 < nstep; i0 += C::PERIOD) {
+    static_for<0, C::PERIOD>([&](auto UU) {
       constexpr int U = decltype(UU)::value;
       const int i = i0 + U;
-      if (i >= nphase) return;
-      cp_async_wait<C::PF - 1>();
-      __syncthreads();
-      issue(i + 2 * R + C::PF);
+      if (i >= nstep) return;
+      if constexpr (U % SP == 0) {
+        cp_async_wait<C::PF>();
+        __syncthreads();
+#pragma unroll
+        for (int s = 1; s <= SP; ++s) issue(i + AHEAD + s);
+      }
 
       if constexpr (!ZERO && U == 0) {
         if (i == 0) {  // the first 2R planes of the cells' columns
@@ -450,12 +300,13 @@ __global__ void __launch_bounds__(JacobiPairCfg<Real, ShapeSpec{3, static_cast<S
               const Real sum = pair_column_sum<S, C::WX>(
                   a.c, [&](auto DZ) { return xq[k][(U + R + DZ) % P]; },
                   [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; });
-              v = xq[k][(U + R) % P] + a.s1 * (bv - sum);
+              const Real r = bv - sum;
+              v = xq[k][(U + R) % P] + a.s1 * r;
             }
           }
           x1[roff] = v;
           if (k < K2) {
-            x1q[k < K2 ? k : 0][U] = v;
+            x1q[k < K2 ? k : 0][U % P] = v;
             bq[k < K2 ? k : 0][(U + R) % P] = bv;
           }
         }
@@ -476,16 +327,12 @@ bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
 }
 
 // Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits).
-template <class Real, ShapeSpec S, bool ZERO>
-void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, bool columns) {
-  using C = JacobiPairCfg<Real, S, ZERO>;
+template <class Real, ShapeSpec S, bool ZERO, int STEPS>
+void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
+  using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
   const FieldLayout& l = r.layout;
-  auto planes_kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
-  auto columns_kernel = jacobi_pair_columns_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO>;
-  static const int per_sm_planes = std::max(1, blocks_per_sm(planes_kernel, C::NT, C::SMEM_BYTES));
-  static const int per_sm_columns = std::max(1, blocks_per_sm(columns_kernel, C::NT, C::SMEM_BYTES));
-  auto kernel = columns ? columns_kernel : planes_kernel;
-  const int per_sm = columns ? per_sm_columns : per_sm_planes;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS>;
+  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
   a.x = ZERO ? nullptr : r.x + origin;
