@@ -1,10 +1,8 @@
 // Instantiations of the pair kernel (jacobi_pair.cuh): the 3D 7-point star, from x and from zero, fp32 and fp64
-// (4 kernels; 8 while the steps-per-barrier experiment runs). Other shapes run their sweeps one by one (CudaBackend::jacobi_pair_supported).
+// (4 kernels). Other shapes run their sweeps one by one (CudaBackend::jacobi_pair_supported).
 #include "framework/backends/cuda/jacobi_pair.cuh"
 
-#include <cstdlib>
 #include <stdexcept>
-#include <string>
 
 namespace perksolve::cuda_detail {
 
@@ -21,16 +19,13 @@ template <class Real>
 void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero) {
   if (!jacobi_pair_available<Real>(r.stencil->shape, r.layout))
     throw std::logic_error("jacobi_update_pair: no pair kernel for this shape and layout");
-  // Experiment switch: PERKSOLVE_CUDA_PAIR_STEPS=2 runs two steps per block barrier.
-  static const bool two = [] {
-    const char* t = std::getenv("PERKSOLVE_CUDA_PAIR_STEPS");
-    return t != nullptr && std::string(t) == "2";
-  }();
+  // Steps per block barrier: two from x, one from zero (H200, benchmarks/results/gpu-h200-2026-11-26-pair-columns/run2:
+  // from x two steps took 96 / 172 us against 104 / 178 us at 255^3 in fp32 / fp64; from zero 75 / 98 us against
+  // 73 / 93 us, the deeper ring costing the fp64 kernel a block per SM).
   if (zero)
-    two ? launch_jacobi_pair_shape<Real, k7, true, 2>(r, s1, s2) : launch_jacobi_pair_shape<Real, k7, true, 1>(r, s1, s2);
+    launch_jacobi_pair_shape<Real, k7, true, 1>(r, s1, s2);
   else
-    two ? launch_jacobi_pair_shape<Real, k7, false, 2>(r, s1, s2)
-        : launch_jacobi_pair_shape<Real, k7, false, 1>(r, s1, s2);
+    launch_jacobi_pair_shape<Real, k7, false, 2>(r, s1, s2);
 }
 
 template bool jacobi_pair_available<float>(const ShapeSpec&, const FieldLayout&);
