@@ -35,8 +35,8 @@ namespace perksolve::cuda_detail {
 // Tile of the pair kernel: BX x BY outputs per plane, NT threads, STEPS steps per block barrier. The windows of x and
 // b are V = 16 bytes wide at each side (V >= 2R), so that every row is copied by 16-byte cp.async units: the grid
 // fields' rows start on 16-byte boundaries (FieldLayout::align, jacobi_pair_layout_fits checks it).
-// Two blocks share an SM (~92 KB of shared memory each). A tile twice as wide, one block of 512 threads per SM, measured
-// the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
+// At least two blocks share an SM (53-106 KB of shared memory each). A tile twice as wide, one block of 512 threads per
+// SM, measured the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
 template <class Real, ShapeSpec S, bool ZERO, int STEPS>
 struct JacobiPairCfg {
   static constexpr int R = S.radius;
@@ -222,7 +222,7 @@ __global__ void __launch_bounds__(
     }
   }
 
-  // Register queues, by plane modulo P: x by window plane j (every cell), x1 by step and b by window plane (tile cells).
+  // Register queues, by plane modulo P: x by window plane j (every cell), x1 by step, b by window plane (tile cells).
   Real xq[KC][P], x1q[K2][P], bq[K2][P];
 #pragma unroll
   for (int k = 0; k < KC; ++k)
