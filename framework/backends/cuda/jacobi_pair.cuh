@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <stdexcept>
 
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
@@ -104,6 +103,20 @@ __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int t
   }
 }
 
+// Per plane: a thread's 16-byte units (pair_window_units) of one window plane from src (the plane's element
+// (0, 0)) into dst by cp.async; units outside the readable range, or the whole plane when !plane_in, are zero-filled
+// (any valid address stands in as the source).
+template <class C, int K, int ROWS, class Real>
+__device__ __forceinline__ void pair_copy_window(int tid, Real* dst, const Real* src, bool plane_in,
+                                                 const int (&off)[K], unsigned ok_bits, const Real* any_valid) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int u = tid + k * C::NT;
+    const bool ok = plane_in && ((ok_bits >> k) & 1u);
+    if (u < ROWS * C::UX) cp_async16<false>(dst + u * C::V, ok ? src + off[k] : any_valid, ok);
+  }
+}
+
 // The canonical sum (dz outer, then dy, dx) with the cell's own column from registers: col(DZ) is the value at
 // (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets.
 template <ShapeSpec S, int W, class Real, class Col, class Plane>
@@ -162,24 +175,11 @@ __global__ void __launch_bounds__(
     if (j < nload) {
       const int p = s0 - 2 * R + j;
       Real* const st = ring + (j % NSX) * C::STAGE;
-      if constexpr (!ZERO) {
-        const bool pin = p >= -a.gz && p < a.ns + a.gz;
-        const Real* const src = a.x + static_cast<long>(p) * a.step;
-#pragma unroll
-        for (int k = 0; k < C::KX; ++k) {
-          const int u = tid + k * NT;
-          const bool ok = pin && ((xok >> k) & 1u);
-          if (u < C::HX * C::UX) cp_async16<false>(st + u * V, ok ? src + xoff[k] : a.b, ok);
-        }
-      }
-      const bool pin = p >= 0 && p < a.ns;
-      const Real* const src = a.b + static_cast<long>(p) * a.step;
-#pragma unroll
-      for (int k = 0; k < C::KB; ++k) {
-        const int u = tid + k * NT;
-        const bool ok = pin && ((bok >> k) & 1u);
-        if (u < C::H1 * C::UX) cp_async16<false>(st + C::XW + u * V, ok ? src + boff[k] : a.b, ok);
-      }
+      if constexpr (!ZERO)
+        pair_copy_window<C, C::KX, C::HX>(tid, st, a.x + static_cast<long>(p) * a.step, p >= -a.gz && p < a.ns + a.gz,
+                                          xoff, xok, a.b);
+      pair_copy_window<C, C::KB, C::H1>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns, boff,
+                                        bok, a.b);
     }
     cp_async_commit();
   };
