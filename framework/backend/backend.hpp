@@ -252,15 +252,6 @@ class Backend {
     (void)A, (void)omega1, (void)omega2, (void)b, (void)x, (void)out;
     backend_unavailable(name(), "jacobi_update_pair");
   }
-  // A coarse correction followed by a pair of sweeps (multigrid post-smoothing, one pass where the backend fuses them):
-  //   x += P coarse (prolongate_add; coarse ghosts current), then jacobi_update_pair(A, omega1, omega2, b, &x, out),
-  // with the bits of the two calls. x is scratch: on return it holds x or x + P coarse (a backend that fuses never
-  // writes it). The caller must be allowed to call jacobi_update_pair on this stencil and layout.
-  virtual void prolongate_add_jacobi_pair(const TransferMap& m, const Field<Real>& coarse, const Stencil& A, Real omega1,
-                                          Real omega2, const Field<Real>& b, Field<Real>& x, Field<Real>& out) {
-    prolongate_add(m, coarse, x);
-    jacobi_update_pair(A, omega1, omega2, b, &x, out);
-  }
   // The argument checks of jacobi_update_pair, shared by the backends that have it.
   void check_jacobi_pair_call(const Stencil& A, const Field<Real>& b, const Field<Real>* x, const Field<Real>& out) const {
     if (!(b.layout() == out.layout()) || (x && !(b.layout() == x->layout())))

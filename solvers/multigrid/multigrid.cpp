@@ -360,8 +360,6 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   const bool refresh_all_ghosts = all != nullptr && std::string(all) == "1";
   const char* pairs = std::getenv("PERKSOLVE_MG_SWEEP_PAIRS");  // "0": Jacobi sweeps one by one (comparisons)
   sweep_pairs_enabled_ = pairs == nullptr || std::string(pairs) != "0";
-  const char* fuse = std::getenv("PERKSOLVE_MG_FUSE_CORRECTION");
-  fuse_correction_enabled_ = fuse == nullptr || std::string(fuse) != "0";
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
@@ -536,22 +534,10 @@ bool Multigrid<Real>::sweep_pairs(const Level& v, bool homogeneous) const {
          v.be->jacobi_pair_supported(v.A->stencil(), v.A->layout());
 }
 
-// Whether the post-smoothing of level l can take the coarse correction in its first pass: a pair of constant-stencil
-// Jacobi-type sweeps from x, with the correction a direct transfer.
 template <class Real>
-bool Multigrid<Real>::fuses_correction(int l, long sweeps) const {
-  const Level& v = *levels_[l];
-  const bool jacobi_type = cfg_.smoother.type == "jacobi" || jacobi_weights_form(sweeps);
-  return fuse_correction_enabled_ && sweeps >= 2 && jacobi_type && v.direct_transfer && l + 1 < levels() &&
-         levels_[l + 1]->active && sweep_pairs(v, v.homogeneous);
-}
-
-template <class Real>
-void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w, bool correction_pending) {
+void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w) {
   Level& v = *levels_[l];
   Backend<Real>& be = *v.be;
-  bool fuse = correction_pending && !zero && fuses_correction(l, sweeps);
-  if (correction_pending && !fuse) prolongate_correction(l);
   const std::string& type = cfg_.smoother.type;
   // Jacobi-type smoothers: one weight per sweep (weighted Jacobi: omega every sweep; Chebyshev of low degree
   // in product form). Empty for the others.
@@ -592,14 +578,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
       Field<Real>* const dst = other(src);
       if (pairs && s + 1 < sweeps) {
         if (!zero) refresh_ghosts(v, *src, hom);
-        if (fuse) {  // src + P x_{l+1}, then the pair (src is left as it was, or corrected)
-          Level& c = *levels_[l + 1];
-          refresh_ghosts(c, *c.x, /*homogeneous=*/true);  // the coarse ghosts the interpolation reads
-          be.prolongate_add_jacobi_pair(v.map, *c.x, A, weight(s), weight(s + 1), *v.b, *src, *dst);
-          fuse = false;
-        } else {
-          be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
-        }
+        be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
         s += 2;
       } else if (zero) {
         // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
@@ -788,7 +767,8 @@ void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero
       if (l + 2 < levels()) run_cycle(l + 1, "V", false);
     }
   }
-  smooth(l, cfg_.post, true, false, /*may_end_in_w=*/false, /*correction_pending=*/true);
+  prolongate_correction(l);
+  smooth(l, cfg_.post, true, false);
   settle_iterate(f);
 }
 

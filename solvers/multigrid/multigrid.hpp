@@ -50,10 +50,7 @@ class Multigrid {
   // First level of the persistent part of a V-cycle (every level from it down qualifies), or -1.
   int persistent_level() const;
   // may_end_in_w: the result may be left in the level's w (Level::iterate_in_w; the pre-smoothing of a cycle).
-  // correction_pending: level l + 1's correction is still to be added (the post-smoothing of a cycle): the first pair
-  // of sweeps takes it on the way in where it can (fuses_correction), otherwise prolongate_correction runs first.
-  void smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false, bool correction_pending = false);
-  bool fuses_correction(int l, long sweeps) const;  // Backend::prolongate_add_jacobi_pair for level l's first pass
+  void smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false);
   bool sweep_pairs(const Level& v, bool homogeneous) const;
   bool jacobi_weights_form(long sweeps) const;  // one Jacobi sweep per weight (weighted Jacobi, Chebyshev <= 4)
   bool jacobi_product_form(long sweeps) const;  // the same, at least two sweeps
@@ -93,7 +90,6 @@ class Multigrid {
   std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
   int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
   bool sweep_pairs_enabled_ = true;  // PERKSOLVE_MG_SWEEP_PAIRS=0 turns Backend::jacobi_update_pair off
-  bool fuse_correction_enabled_ = true;  // PERKSOLVE_MG_FUSE_CORRECTION=0: prolongate_correction, then the pairs
 };
 
 }  // namespace perksolve

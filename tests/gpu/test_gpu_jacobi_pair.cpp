@@ -102,64 +102,6 @@ TEST(CudaJacobiPair, OddCubeFloat) { pair_test<float>({255, 17, 29}, {1, 1, 1}, 
 // Ghosts wider than the radius (x's second ghost layer must not leak in), thin planes; a row alignment of one sector.
 TEST(CudaJacobiPair, WideGhostDouble) { pair_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
 TEST(CudaJacobiPair, WideGhostFloat) { pair_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
-// The pair with a coarse correction on the way in (CudaBackend::prolongate_add_jacobi_pair) against prolongate_add
-// followed by jacobi_update_pair on a copy of x: bit for bit on the owned cells, the output's ghosts untouched. Random
-// fine x (ghosts included), b and coarse field (ghosts included); vertex- and cell-centred maps.
-template <class Real>
-void prolongated_pair_test(std::array<int, 3> nc, Centering cen) {
-  PERKSOLVE_REQUIRE_GPU(Real, gpu);
-  const bool vertex = cen == Centering::vertex;
-  FieldLayout lc, l;
-  lc.n = nc;
-  lc.ghost = {1, 1, 1};
-  lc.align = kGridRowAlign;
-  l.ghost = {1, 1, 1};
-  l.align = kGridRowAlign;
-  for (int a = 0; a < 3; ++a) l.n[a] = vertex ? 2 * nc[a] + 1 : 2 * nc[a];
-  TransferMap m;
-  m.dim = 3;
-  m.centering = cen;
-  m.shift = {vertex ? 1 : 0, vertex ? 1 : 0, vertex ? 1 : 0};
-  const double h = 1.0 / (l.n[0] + 1.0);
-  const Stencil s = laplacian_7pt(h, h, h);
-  ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
-  const Real w1 = Real(1.1), w2 = Real(0.65);
-  const auto hx = gpu_test::random_values<Real>(l.size(), 41), hb = gpu_test::random_values<Real>(l.size(), 42);
-  const auto hc = gpu_test::random_values<Real>(lc.size(), 43);
-  const auto poison = gpu_test::nan_values<Real>(l.size());
-  auto x = gpu->create_field(l), b = gpu->create_field(l), c = gpu->create_field(lc), one = gpu->create_field(l),
-       fused = gpu->create_field(l);
-  gpu->upload(*b, hb);
-  gpu->upload(*c, hc);
-  // Two operations.
-  gpu->upload(*x, hx);
-  gpu->prolongate_add(m, *c, *x);
-  gpu->upload(*one, poison);
-  gpu->jacobi_update_pair(s, w1, w2, *b, x.get(), *one);
-  // One pass.
-  gpu->upload(*x, hx);
-  gpu->upload(*fused, poison);
-  gpu->prolongate_add_jacobi_pair(m, *c, s, w1, w2, *b, *x, *fused);
-  const auto h_one = gpu_test::download(*gpu, *one), h_fused = gpu_test::download(*gpu, *fused);
-  const std::string what = std::string(vertex ? "vertex " : "cell ") + std::to_string(l.n[0]) + "x" +
-                           std::to_string(l.n[1]) + "x" + std::to_string(l.n[2]);
-  long ghost_bad = 0;
-  EXPECT_EQ(owned_mismatches(l, h_one, h_fused, &ghost_bad), 0) << what << ": owned cells differ from the two operations";
-  EXPECT_EQ(ghost_bad, 0) << what << ": ghost cells of the output were written";
-  // The correction is not zero: the same pass without it differs.
-  gpu->upload(*x, hx);
-  gpu->jacobi_update_pair(s, w1, w2, *b, x.get(), *one);
-  const auto h_plain = gpu_test::download(*gpu, *one);
-  EXPECT_GT(owned_mismatches(l, h_plain, h_fused, &ghost_bad), l.owned_size() / 2) << what;
-}
-
-// Several tiles along x and y with partial ones, z in chunks; the multigrid fine grid's odd shape.
-TEST(CudaJacobiPair, ProlongatedVertexDouble) { prolongated_pair_test<double>({150, 18, 35}, Centering::vertex); }
-TEST(CudaJacobiPair, ProlongatedVertexFloat) { prolongated_pair_test<float>({150, 18, 35}, Centering::vertex); }
-TEST(CudaJacobiPair, ProlongatedOddCubeFloat) { prolongated_pair_test<float>({31, 31, 31}, Centering::vertex); }
-TEST(CudaJacobiPair, ProlongatedCellDouble) { prolongated_pair_test<double>({65, 9, 20}, Centering::cell); }
-TEST(CudaJacobiPair, ProlongatedCellFloat) { prolongated_pair_test<float>({65, 9, 20}, Centering::cell); }
-
 // Rows that do not start on 16-byte boundaries have no pair kernel (the sweeps run one by one).
 TEST(CudaJacobiPair, PackedRowsUnsupported) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);

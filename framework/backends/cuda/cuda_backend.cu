@@ -667,30 +667,6 @@ void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real o
 }
 
 template <class Real>
-void CudaBackend<Real>::prolongate_add_jacobi_pair(const TransferMap& m, const Field<Real>& coarse, const Stencil& A,
-                                                   Real omega1, Real omega2, const Field<Real>& b, Field<Real>& x,
-                                                   Field<Real>& out) {
-  if (m.dim != 3) {  // the pair kernel is 3D: a 2D transfer of a 3D grid runs as two operations
-    Backend<Real>::prolongate_add_jacobi_pair(m, coarse, A, omega1, omega2, b, x, out);
-    return;
-  }
-  this->check_jacobi_pair_call(A, b, &x, out);
-  const FieldLayout& l = b.layout();
-  if (l.owned_size() <= 0) return;
-  const FieldLayout& lc = coarse.layout();
-  cuda_detail::PairProlongation<Real> pro;
-  pro.coarse = as_cuda(coarse).data() + lc.index(0, 0, 0);
-  pro.row_stride = static_cast<int>(lc.stride_y());
-  pro.step = static_cast<int>(lc.stride_z());
-  for (int ax = 0; ax < 3; ++ax) pro.shift[ax] = m.shift[ax];
-  pro.vertex = m.centering == Centering::vertex;
-  StencilRequest<Real> r = stencil_request(A, l, as_cuda(x).data(), as_cuda(b).data(), as_cuda(out).data());
-  const Real center = static_cast<Real>(A.center_coeff());
-  cuda_detail::launch_jacobi_pair<Real>(r, omega1 / center, omega2 / center, false, &pro);
-  last_path_ = CudaStencilPath::templated;
-}
-
-template <class Real>
 void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
   if (bytes <= staging_bytes_) return;
   if (staging_host_) {

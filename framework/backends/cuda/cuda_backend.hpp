@@ -93,9 +93,6 @@ class CudaBackend final : public Backend<Real> {
   bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const override;
   void jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
                           Field<Real>& out) override;
-  // The pair kernel with the prolongation in its x window (3D transfers); never writes x.
-  void prolongate_add_jacobi_pair(const TransferMap& m, const Field<Real>& coarse, const Stencil& A, Real omega1,
-                                  Real omega2, const Field<Real>& b, Field<Real>& x, Field<Real>& out) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;

@@ -66,23 +66,11 @@ template <class Real>
 int launch_templated_stencil_2d(const StencilRequest<Real>& r, StencilMode mode);
 template <class Real>
 int launch_generic_stencil(const StencilRequest<Real>& r, StencilMode mode);
-// The coarse correction a pair pass adds to the owned cells of x as it reads them (Backend::prolongate_add_jacobi_pair):
-// x + P coarse, per cell with the arithmetic of prolongate_add (transfer_rule::interpolation).
-template <class Real>
-struct PairProlongation {
-  const Real* coarse = nullptr;  // the coarse field's element (0, 0, 0); its ghosts current
-  int row_stride = 0, step = 0;  // the coarse field's y and z strides (elements)
-  int shift[3] = {0, 0, 0};      // TransferMap::shift
-  bool vertex = true;
-};
-
 // Two Jacobi sweeps in one pass (jacobi_pair.cu): whether the shape has a pair kernel that fits the layout, and the
-// launch (s1, s2 = omega / a_centre; zero: from x = 0; correction: x + P coarse instead of x, never with zero; throws
-// std::logic_error where none is available).
+// launch (s1, s2 = omega / a_centre; zero: from x = 0; throws std::logic_error where none is available).
 template <class Real>
 bool jacobi_pair_available(const ShapeSpec& s, const FieldLayout& l);
 template <class Real>
-void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero,
-                        const PairProlongation<Real>* correction = nullptr);
+void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero);
 
 }  // namespace perksolve::cuda_detail

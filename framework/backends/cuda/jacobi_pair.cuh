@@ -16,9 +16,6 @@
 //  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
 //    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
 //  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
-//  * With a coarse correction (PROLONG, from x): each landed x plane gets x + P coarse on its owned cells before the
-//    block barrier that publishes it (pair_prolongate_plane), so the pass computes the pair from the prolongated x
-//    without writing it (Backend::prolongate_add_jacobi_pair).
 //  * The cells are dealt to the threads once per block (clipped to the owned cells; the x1 cells outside stay +0 from
 //    the start), and the step loop is unrolled by the period of the register queues, so a thread's per-step work is
 //    loads, sums and stores with no index arithmetic and no register moves.
@@ -29,7 +26,6 @@
 #include <algorithm>
 #include <numeric>
 
-#include "framework/backend/transfer_rule.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
@@ -87,7 +83,6 @@ struct JacobiPairArgs {
   int nx, ny, ns, gx, gy, gz;
   int tiles_x, tiles, chunk;
   Real s1, s2;  // omega / a_centre of the two sweeps
-  PairProlongation<Real> pro;  // PROLONG only
   Real c[NP];
 };
 
@@ -122,31 +117,6 @@ __device__ __forceinline__ void pair_copy_window(int tid, Real* dst, const Real*
   }
 }
 
-// PROLONG: on x-window plane p (owned) once its copies have landed, adds the coarse correction to the owned cells of
-// the thread's own 16-byte units. A thread's cp.async copies are visible to it after its wait, and the block barrier
-// that follows publishes the sums. The per-cell arithmetic is prolongate_add's (transfer_rule), so the plane then
-// holds the bits of x + P coarse.
-template <class C, class Real>
-__device__ __forceinline__ void pair_prolongate_plane(int tid, Real* plane, int x0, int y0, int p, int nx, int ny,
-                                                      const PairProlongation<Real>& c) {
-#pragma unroll
-  for (int k = 0; k < C::KX; ++k) {
-    const int u = tid + k * C::NT;
-    const int row = u / C::UX, cu = u - row * C::UX;
-    const int y = y0 - 2 * C::R + row, xs = x0 - C::V + cu * C::V;
-    if (u >= C::HX * C::UX || y < 0 || y >= ny || xs >= nx || xs + C::V <= 0) continue;
-    const auto s = transfer_rule::interpolation_row<Real>(c.vertex, y - c.shift[1], p - c.shift[2], true);
-    const auto row_at = [&](int ix, int cy, int cz) {
-      return __ldg(c.coarse + (ix + s.iy[cy] * c.row_stride + s.iz[cz] * c.step));
-    };
-    Real* const d = plane + u * C::V;
-#pragma unroll 1
-    for (int v = 0; v < C::V; ++v)
-      if (xs + v >= 0 && xs + v < nx)
-        d[v] += transfer_rule::interpolate_in_row<Real>(row_at, s, c.vertex, xs + v - c.shift[0]);
-  }
-}
-
 // The canonical sum (dz outer, then dy, dx) with the cell's own column from registers: col(DZ) is the value at
 // (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets.
 template <ShapeSpec S, int W, class Real, class Col, class Plane>
@@ -173,7 +143,7 @@ __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&
   return sum;
 }
 
-template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS, bool PROLONG>
+template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS>
 __global__ void __launch_bounds__(
     JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::NT,
     JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::MINB)
@@ -182,7 +152,6 @@ __global__ void __launch_bounds__(
   using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1, P = C::P, SP = C::SP;
   constexpr int K2 = C::K2, KH = C::KH, KC = K2 + KH;
-  static_assert(!(ZERO && PROLONG), "the coarse correction is added to x");
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
   Real* const x1r = ring + NSX * C::STAGE;
@@ -281,17 +250,6 @@ __global__ void __launch_bounds__(
       if (i >= nstep) return;
       if constexpr (U % SP == 0) {
         cp_async_wait<C::PF>();
-        if constexpr (PROLONG) {  // the x planes this phase reads first: i + 2R .. i + SP - 1 + 2R (from 0 at i = 0)
-          const auto correct = [&](int j) {
-            const int p = s0 - 2 * R + j;
-            if (j < nload && p >= 0 && p < a.ns)
-              pair_prolongate_plane<C>(tid, ring + (j % NSX) * C::STAGE, x0, y0, p, a.nx, a.ny, a.pro);
-          };
-          if (i == 0)
-            for (int j = 0; j < 2 * R; ++j) correct(j);
-#pragma unroll
-          for (int s = 0; s < SP; ++s) correct(i + 2 * R + s);
-        }
         __syncthreads();
 #pragma unroll
         for (int s = 1; s <= SP; ++s) issue(i + AHEAD + s);
@@ -368,13 +326,12 @@ bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
   return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
 }
 
-// Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits); PROLONG: with the coarse
-// correction pro.
-template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool PROLONG = false>
-void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, const PairProlongation<Real>& pro = {}) {
+// Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits).
+template <class Real, ShapeSpec S, bool ZERO, int STEPS>
+void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
   using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
   const FieldLayout& l = r.layout;
-  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS, PROLONG>;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
@@ -393,7 +350,6 @@ void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, c
   a.tiles = a.tiles_x * ((a.ny + C::BY - 1) / C::BY);
   a.s1 = s1;
   a.s2 = s2;
-  a.pro = pro;
   for (int p = 0; p < StreamGeo<S>::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   if (a.tiles <= 0 || a.ns <= 0) return;
   // Chunks along z: the count with the fewest rounds of blocks x (planes + re-read halo planes) per block.
