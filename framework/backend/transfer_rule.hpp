@@ -124,6 +124,33 @@ PERKSOLVE_HD inline Real interpolate_in_row(const RowAt& row_at, const Interpola
   return acc;
 }
 
+// interpolate_in_row for N consecutive fine x indices t0 .. t0 + N - 1 at once, each with the same sum order (the same
+// bits), reading every coarse value of a support row once: out[n] = the value at t0 + n. P = t0 & 1 and VERTEX are
+// template arguments so that the x supports, and with them the register indices, are compile-time constants;
+// row_at(c, cy, cz) reads coarse x index (t0 >> 1) - 1 + c (c < N / 2 + 3) of support row (iy[cy], iz[cz]), and only
+// the columns some cell uses are read.
+template <class Real, int N, int P, bool VERTEX, class RowAt>
+PERKSOLVE_HD inline void interpolate_run(const RowAt& row_at, const InterpolationRow<Real>& s, Real (&out)[N]) {
+  constexpr int NC = N / 2 + 3;
+  bool used[NC] = {};
+  XSupport<Real> xs[N];
+  for (int n = 0; n < N; ++n) {  // supports relative to coarse index t0 >> 1, shifted by one
+    xs[n] = x_support<Real>(VERTEX, P + n);
+    for (int cx = 0; cx < 2; ++cx) {
+      xs[n].ix[cx] += 1;
+      if (cx < xs[n].n) used[xs[n].ix[cx]] = true;
+    }
+    out[n] = Real(0);
+  }
+  for (int cz = 0; cz < 2; ++cz)
+    for (int cy = 0; cy < 2; ++cy)
+      if (cz < s.nz && cy < s.ny) {
+        Real col[NC];
+        for (int c = 0; c < NC; ++c) col[c] = used[c] ? row_at(c, cy, cz) : Real(0);
+        for (int n = 0; n < N; ++n) add_row_part(out[n], xs[n], s.wyz[cz][cy], [&](int c) { return col[c]; });
+      }
+}
+
 template <class Real, class At>
 PERKSOLVE_HD inline Real interpolation(const At& at, bool vertex, int ti, int tj, int tk, bool three) {
   const InterpolationRow<Real> s = interpolation_row<Real>(vertex, tj, tk, three);

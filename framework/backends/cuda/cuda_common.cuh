@@ -73,4 +73,27 @@ bool jacobi_pair_available(const ShapeSpec& s, const FieldLayout& l);
 template <class Real>
 void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero);
 
+// A vector of N elements of Real for one load or store of up to 16 bytes, and its elements into an array.
+template <class Real, int N>
+struct VecOfT;
+template <> struct VecOfT<double, 2> { using type = double2; };
+template <> struct VecOfT<float, 2> { using type = float2; };
+template <> struct VecOfT<float, 4> { using type = float4; };
+template <class Real, int N>
+using VecOf = typename VecOfT<Real, N>::type;
+__device__ __forceinline__ void vec_to_array(double2 t, double* w) { w[0] = t.x, w[1] = t.y; }
+__device__ __forceinline__ void vec_to_array(float2 t, float* w) { w[0] = t.x, w[1] = t.y; }
+__device__ __forceinline__ void vec_to_array(float4 t, float* w) { w[0] = t.x, w[1] = t.y, w[2] = t.z, w[3] = t.w; }
+// The N elements of w stored as one vector at p (aligned to N elements).
+template <int N>
+__device__ __forceinline__ void store_vec(double* p, const double (&w)[N]) {
+  static_assert(N == 2);
+  *reinterpret_cast<double2*>(p) = make_double2(w[0], w[1]);
+}
+template <int N>
+__device__ __forceinline__ void store_vec(float* p, const float (&w)[N]) {
+  if constexpr (N == 2) *reinterpret_cast<float2*>(p) = make_float2(w[0], w[1]);
+  else *reinterpret_cast<float4*>(p) = make_float4(w[0], w[1], w[2], w[3]);
+}
+
 }  // namespace perksolve::cuda_detail

@@ -152,6 +152,23 @@ __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&&
   }
 }
 
+// The same walk with G contiguous cells per lane: body(b, live, i0, j, k) for every run of a row segment this warp
+// takes, cells i0 .. i0 + live - 1 (live <= G; i0 a multiple of G) of row (j, k) at allocation index b onwards.
+template <int G, class Body>
+__device__ __forceinline__ void for_owned_row_runs(const OwnedRows& m, Body&& body) {
+  static_assert(kRowSegmentCells % (32 * G) == 0, "a segment holds whole runs");
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
+  for (long w = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < m.items; w += nwarps) {
+    const long r = m.segs == 1 ? w : w / m.segs;
+    const int i_begin = static_cast<int>(w - r * m.segs) * m.seg_len;
+    const int i_end = min(m.nx, i_begin + m.seg_len);
+    int j, k;
+    const long s = m.start(r, j, k);
+    for (int i0 = i_begin + G * lane; i0 < i_end; i0 += 32 * G) body(s + i0, min(G, i_end - i0), i0, j, k);
+  }
+}
+
 // The two halves of a row batch body (for_owned_row_batches): load_row_cells reads the live cells u (32 u < lim) of
 // every operand, cell-major, into v[k][u], before for_live_cells hands each live cell (u, its allocation index) to
 // the caller's update. All loads of a batch are in flight before its first store.

@@ -264,6 +264,70 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
+// fine += P coarse on rows whose owned part starts on a 16-byte boundary (FieldLayout::align): each lane takes runs of
+// G contiguous fine cells (32 bytes), loaded and stored as 16-byte vectors, and reads each coarse value of a support
+// row once per run (transfer_rule::interpolate_run: in 3D vertex-centred, 3 coarse columns per support row for 4 fp64
+// or 5 for 8 fp32 cells, instead of up to 8 gathers per cell). The per-cell sums are interpolate_in_row's, so the bits
+// are prolongate_kernel's.
+template <class Real, bool VERTEX>
+__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
+    prolongate_run_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, OwnedRows m) {
+  constexpr int G = row_batch<Real>();
+  constexpr int VW = 16 / static_cast<int>(sizeof(Real));  // cells per 16-byte vector
+  using Vec = cuda_detail::VecOf<Real, VW>;
+  const long csy = a.lc.stride_y(), csz = a.lc.stride_z();
+  for_owned_row_runs<G>(m, [&](long n, int live, int i0, int j, int k) {
+    const transfer_rule::InterpolationRow<Real> s = transfer_rule::interpolation_row<Real>(VERTEX, j - a.s1, k - a.s2,
+                                                                                         a.rz != 0);
+    const int t0 = i0 - a.s0;
+    const Real* const c0 = cv + a.lc.index((t0 >> 1) - 1, 0, 0);
+    const auto row_at = [&](int c, int cy, int cz) { return c0[c + s.iy[cy] * csy + s.iz[cz] * csz]; };
+    Real* const f = fv + n;
+    Real fvv[G], pv[G];
+    if (live == G) {
+#pragma unroll
+      for (int q = 0; q < G / VW; ++q) cuda_detail::vec_to_array(reinterpret_cast<const Vec*>(f)[q], fvv + q * VW);
+    } else {
+#pragma unroll
+      for (int g = 0; g < G; ++g) fvv[g] = g < live ? f[g] : Real(0);
+    }
+    if (t0 & 1)
+      transfer_rule::interpolate_run<Real, G, 1, VERTEX>(row_at, s, pv);
+    else
+      transfer_rule::interpolate_run<Real, G, 0, VERTEX>(row_at, s, pv);
+#pragma unroll
+    for (int g = 0; g < G; ++g) fvv[g] = fvv[g] + pv[g];
+    if (live == G) {
+#pragma unroll
+      for (int q = 0; q < G / VW; ++q) {
+        Real w[VW];
+#pragma unroll
+        for (int e = 0; e < VW; ++e) w[e] = fvv[q * VW + e];
+        cuda_detail::store_vec<VW>(f + q * VW, w);
+      }
+    } else {
+#pragma unroll
+      for (int g = 0; g < G; ++g)
+        if (g < live) f[g] = fvv[g];
+    }
+  });
+}
+
+// Experiment switch (removed once measured): PERKSOLVE_CUDA_PROLONGATE_CELLS=1 keeps the per-cell kernel.
+bool prolongate_by_cells() {
+  static const bool on = [] {
+    const char* e = std::getenv("PERKSOLVE_CUDA_PROLONGATE_CELLS");
+    return e != nullptr && std::string(e) == "1";
+  }();
+  return on;
+}
+
+// Whether prolongate_run_kernel can walk a fine layout: owned rows (x = 0) and row strides on 16-byte boundaries.
+template <class Real>
+bool prolongate_runs_fit(const FieldLayout& lf) {
+  return (lf.align * static_cast<int>(sizeof(Real))) % 16 == 0;
+}
+
 // The operations shared by the same-precision members and their mixed-precision partners (Backend::*_mixed), with
 // their layout checks (op names the member in the messages).
 template <class Real, class ZReal>
@@ -501,8 +565,19 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
     return;
   }
   const OwnedRows rows = owned_rows(a.lf);
+  const bool vertex = m.centering == Centering::vertex;
+  if (prolongate_runs_fit<Real>(a.lf) && !prolongate_by_cells()) {
+    if (vertex)
+      prolongate_run_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
+          as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
+    else
+      prolongate_run_kernel<Real, false><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
+          as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_run_kernel");
+    return;
+  }
   prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-      as_cuda(coarse).data(), as_cuda(fine).data(), a, m.centering == Centering::vertex, rows);
+      as_cuda(coarse).data(), as_cuda(fine).data(), a, vertex, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
 }
 

@@ -442,34 +442,10 @@ __device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real
     }
 }
 
-// A vector of N elements of Real for one shared-memory load (N * sizeof(Real) <= 16 bytes), and its elements into an
-// array (consecutive columns, stream_plane).
-template <class Real, int N>
-struct VecOfT;
-template <> struct VecOfT<double, 2> { using type = double2; };
-template <> struct VecOfT<float, 2> { using type = float2; };
-template <> struct VecOfT<float, 4> { using type = float4; };
-template <class Real, int N>
-using VecOf = typename VecOfT<Real, N>::type;
 // Consecutive columns: the vectors q = first .. last (elements q * mx .. q * mx + mx - 1 from the thread's first
 // column) that cover a row window [-r, mx - 1 + r].
 constexpr int consec_first_vec(int r, int mx) { return -((r + mx - 1) / mx); }
 constexpr int consec_last_vec(int r, int mx) { return (mx - 1 + r) / mx; }
-__device__ __forceinline__ void vec_to_array(double2 t, double* w) { w[0] = t.x, w[1] = t.y; }
-__device__ __forceinline__ void vec_to_array(float2 t, float* w) { w[0] = t.x, w[1] = t.y; }
-__device__ __forceinline__ void vec_to_array(float4 t, float* w) { w[0] = t.x, w[1] = t.y, w[2] = t.z, w[3] = t.w; }
-// The N elements of w stored as one vector at p (aligned to N elements).
-template <int N>
-__device__ __forceinline__ void store_vec(double* p, const double (&w)[N]) {
-  static_assert(N == 2);
-  *reinterpret_cast<double2*>(p) = make_double2(w[0], w[1]);
-}
-template <int N>
-__device__ __forceinline__ void store_vec(float* p, const float (&w)[N]) {
-  if constexpr (N == 2) *reinterpret_cast<float2*>(p) = make_float2(w[0], w[1]);
-  else *reinterpret_cast<float4*>(p) = make_float4(w[0], w[1], w[2], w[3]);
-}
-
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
 // plane `cur` (pointing at the thread's first output: row ty * MY, column tx, or tx * MX for C::CONSEC), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
