@@ -268,7 +268,8 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
 // G contiguous fine cells (32 bytes), loaded and stored as 16-byte vectors, and reads each coarse value of a support
 // row once per run (transfer_rule::interpolate_run: in 3D vertex-centred, 3 coarse columns per support row for 4 fp64
 // or 5 for 8 fp32 cells, instead of up to 8 gathers per cell). The per-cell sums are interpolate_in_row's, so the bits
-// are prolongate_kernel's.
+// are prolongate_kernel's. At 255^3 on an H200: 47.8 / 76.4 us against 110.7 / 125.4 us in fp32 / fp64
+// (benchmarks/results/gpu-h200-2026-11-26-prolongation-runs/run1).
 template <class Real, bool VERTEX>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_run_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, OwnedRows m) {
@@ -311,15 +312,6 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
         if (g < live) f[g] = fvv[g];
     }
   });
-}
-
-// Experiment switch (removed once measured): PERKSOLVE_CUDA_PROLONGATE_CELLS=1 keeps the per-cell kernel.
-bool prolongate_by_cells() {
-  static const bool on = [] {
-    const char* e = std::getenv("PERKSOLVE_CUDA_PROLONGATE_CELLS");
-    return e != nullptr && std::string(e) == "1";
-  }();
-  return on;
 }
 
 // Whether prolongate_run_kernel can walk a fine layout: owned rows (x = 0) and row strides on 16-byte boundaries.
@@ -566,7 +558,7 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   }
   const OwnedRows rows = owned_rows(a.lf);
   const bool vertex = m.centering == Centering::vertex;
-  if (prolongate_runs_fit<Real>(a.lf) && !prolongate_by_cells()) {
+  if (prolongate_runs_fit<Real>(a.lf)) {  // else rows packed back to back: cell by cell
     if (vertex)
       prolongate_run_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
           as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
