@@ -43,8 +43,7 @@ struct JacobiPairCfg {
   static constexpr int BX = sizeof(Real) == 8 ? 64 : 128;
   static constexpr int BY = 8;
   static constexpr int NT = BX * BY / 2;
-  // Blocks per SM the registers must allow: 2; from zero in fp64, 4 (64 registers), which its shared memory allows too.
-  static constexpr int MINB = ZERO && sizeof(Real) == 8 ? 4 : 2;
+  static constexpr int MINB = 2;
   static constexpr int SP = STEPS;
   static constexpr int PF = SP == 1 ? 1 : 0;        // planes still in flight when a phase starts (2 during a phase)
   static constexpr int WX = BX + 2 * V;              // window columns (x and b): x0 - V .. x0 + BX + V - 1
@@ -172,23 +171,17 @@ __global__ void __launch_bounds__(
   if constexpr (!ZERO)
     pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
   pair_window_units<C, C::KB, C::H1>(tid, x0, y0, R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
-  // Planes are issued in order, j = 0, 1, ...: the source planes and the ring stage of the next one advance by one
-  // plane per issue (no index arithmetic per plane beyond the window units' fixed offsets).
-  int next_stage = 0;
-  const Real* next_x = ZERO ? a.b : a.x + static_cast<long>(s0 - 2 * R) * a.step;
-  const Real* next_b = a.b + static_cast<long>(s0 - 2 * R) * a.step;
   auto issue = [&](int j) {
     if (j < nload) {
       const int p = s0 - 2 * R + j;
-      Real* const st = ring + next_stage;
+      Real* const st = ring + (j % NSX) * C::STAGE;
       if constexpr (!ZERO)
-        pair_copy_window<C, C::KX, C::HX>(tid, st, next_x, p >= -a.gz && p < a.ns + a.gz, xoff, xok, a.b);
-      pair_copy_window<C, C::KB, C::H1>(tid, st + C::XW, next_b, p >= 0 && p < a.ns, boff, bok, a.b);
+        pair_copy_window<C, C::KX, C::HX>(tid, st, a.x + static_cast<long>(p) * a.step, p >= -a.gz && p < a.ns + a.gz,
+                                          xoff, xok, a.b);
+      pair_copy_window<C, C::KB, C::H1>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns, boff,
+                                        bok, a.b);
     }
     cp_async_commit();
-    next_stage = next_stage == (NSX - 1) * C::STAGE ? 0 : next_stage + C::STAGE;
-    if constexpr (!ZERO) next_x += a.step;
-    next_b += a.step;
   };
 
   // A thread's cells, clipped to the owned cells (-1: none): the tile's cells tid + k NT (k < K2, both stages), then
