@@ -11,16 +11,6 @@
 
 namespace perksolve::transfer_rule {
 
-// acc += the part of fine row (dy, dz) of a full-weighting sum: wx wy wz at_x(dx) for dx = -1, 0, 1 in order (the one
-// place of that arithmetic; the rows are added in (dz, dy) order: full_weighting, full_weighting_run).
-template <class Real, class AtX>
-PERKSOLVE_HD inline void full_weighting_row(Real& acc, Real wy, Real wz, const AtX& at_x) {
-  for (int dx = -1; dx <= 1; ++dx) {
-    const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
-    acc += wx * wy * wz * at_x(dx);
-  }
-}
-
 template <class Real, class At>
 PERKSOLVE_HD inline Real full_weighting(const At& at, int fi, int fj, int fk, bool three) {
   const int rz = three ? 1 : 0;
@@ -29,28 +19,13 @@ PERKSOLVE_HD inline Real full_weighting(const At& at, int fi, int fj, int fk, bo
     const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
     for (int dy = -1; dy <= 1; ++dy) {
       const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
-      full_weighting_row(acc, wy, wz, [&](int dx) { return at(fi + dx, fj + dy, fk + dz); });
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Real wx = dx == 0 ? Real(0.5) : Real(0.25);
+        acc += wx * wy * wz * at(fi + dx, fj + dy, fk + dz);
+      }
     }
   }
   return acc;
-}
-
-// full_weighting at N consecutive coarse x indices at once (fine centres fi0 + 2 n), each with full_weighting's sum
-// order (the same bits), every fine value of a support row read once: load_row(dy, dz, col) fills col[c] with the fine
-// value at x index fi0 - 1 + c of fine row (fj + dy, fk + dz), c < 2 N + 1.
-template <class Real, int N, bool THREE, class LoadRow>
-PERKSOLVE_HD inline void full_weighting_run(const LoadRow& load_row, Real (&out)[N]) {
-  constexpr int rz = THREE ? 1 : 0;
-  for (int n = 0; n < N; ++n) out[n] = Real(0);
-  for (int dz = -rz; dz <= rz; ++dz) {
-    const Real wz = rz ? (dz == 0 ? Real(0.5) : Real(0.25)) : Real(1);
-    for (int dy = -1; dy <= 1; ++dy) {
-      const Real wy = dy == 0 ? Real(0.5) : Real(0.25);
-      Real col[2 * N + 1];
-      load_row(dy, dz, col);
-      for (int n = 0; n < N; ++n) full_weighting_row(out[n], wy, wz, [&](int dx) { return col[2 * n + 1 + dx]; });
-    }
-  }
 }
 
 template <class Real, class At>

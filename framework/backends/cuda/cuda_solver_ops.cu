@@ -236,51 +236,6 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// Vertex-centred full weighting on coarse rows whose fine support rows start on 16-byte boundaries (VEC: rows of both
-// layouts aligned, shift 1 along x) or not: each lane takes runs of G contiguous coarse cells and reads the 2 G + 1
-// fine values of each of the 9 (3D) support rows once, as 16-byte vectors with VEC, instead of 27 gathers per coarse
-// cell (transfer_rule::full_weighting_run: the per-cell sums of full_weighting, so the bits of restrict_kernel).
-template <class Real, bool VEC, bool THREE>
-__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
-    restrict_run_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a, OwnedRows m) {
-  constexpr int G = row_batch<Real>();
-  constexpr int VW = 16 / static_cast<int>(sizeof(Real));
-  using Vec = cuda_detail::VecOf<Real, VW>;
-  const long fsy = a.lf.stride_y(), fsz = a.lf.stride_z();
-  for_owned_row_runs<G>(m, [&](long n, int live, int i0, int j, int k) {
-    const Real* const f0 = fv + a.lf.index(2 * i0 + a.s0 - 1, 2 * j + a.s1, THREE ? 2 * k + a.s2 : 0);
-    const bool whole = live == G;
-    Real out[G];
-    transfer_rule::full_weighting_run<Real, G, THREE>(
-        [&](int dy, int dz, Real(&col)[2 * G + 1]) {
-          const Real* const row = f0 + dy * fsy + dz * fsz;
-          if (VEC && whole) {
-#pragma unroll
-            for (int q = 0; q < 2 * G / VW; ++q) cuda_detail::vec_to_array(reinterpret_cast<const Vec*>(row)[q], col + q * VW);
-            col[2 * G] = row[2 * G];
-          } else {
-#pragma unroll
-            for (int c = 0; c < 2 * G + 1; ++c) col[c] = c < 2 * live + 1 ? row[c] : Real(0);
-          }
-        },
-        out);
-    Real* const c = cv + n;
-    if (VEC && whole) {
-#pragma unroll
-      for (int q = 0; q < G / VW; ++q) {
-        Real w[VW];
-#pragma unroll
-        for (int e = 0; e < VW; ++e) w[e] = out[q * VW + e];
-        cuda_detail::store_vec<VW>(c + q * VW, w);
-      }
-    } else {
-#pragma unroll
-      for (int g = 0; g < G; ++g)
-        if (g < live) c[g] = out[g];
-    }
-  });
-}
-
 // fine += P coarse, walked by fine owned rows. Along y and z the coarse support is the same for the whole fine row
 // (transfer_rule::interpolation_row), so it and its coarse row pointers are found once per batch; each cell only
 // finds its x support, in transfer_rule::interpolate_in_row, the arithmetic of the per-cell form (prolongate_point,
@@ -359,9 +314,9 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   });
 }
 
-// Whether a layout's owned rows (x = 0) and row strides sit on 16-byte boundaries (the run kernels' vector accesses).
+// Whether prolongate_run_kernel can walk a fine layout: owned rows (x = 0) and row strides on 16-byte boundaries.
 template <class Real>
-bool rows_on_vectors(const FieldLayout& lf) {
+bool prolongate_runs_fit(const FieldLayout& lf) {
   return (lf.align * static_cast<int>(sizeof(Real))) % 16 == 0;
 }
 
@@ -577,28 +532,12 @@ void CudaBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Rea
     return;
   }
   const OwnedRows rows = owned_rows(a.lc);
-  const int grid = rows_grid(rows, sm_count_);
-  const Real* f = as_cuda(fine).data();
-  Real* c = as_cuda(coarse).data();
-  if (m.centering == Centering::vertex && rows_on_vectors<Real>(a.lf) && rows_on_vectors<Real>(a.lc)) {
-    // Runs of coarse cells, with 16-byte vector loads where the fine runs start on a vector (shift 1 along x).
-    const bool vec = a.s0 == 1;
-    if (a.rz && vec)
-      restrict_run_kernel<Real, true, true><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
-    else if (a.rz)
-      restrict_run_kernel<Real, false, true><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
-    else if (vec)
-      restrict_run_kernel<Real, true, false><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
-    else
-      restrict_run_kernel<Real, false, false><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("restrict_run_kernel");
-    return;
-  }
-  // Rows packed back to back, or cell-centred: cell by cell.
   if (m.centering == Centering::vertex)
-    restrict_kernel<Real, true><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
+    restrict_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
+                                                                                     as_cuda(coarse).data(), a, rows);
   else
-    restrict_kernel<Real, false><<<grid, kThreads, 0, stream_>>>(f, c, a, rows);
+    restrict_kernel<Real, false><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
+                                                                                      as_cuda(coarse).data(), a, rows);
   PERKSOLVE_CUDA_CHECK_LAUNCH("restrict_kernel");
 }
 
@@ -619,7 +558,7 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   }
   const OwnedRows rows = owned_rows(a.lf);
   const bool vertex = m.centering == Centering::vertex;
-  if (rows_on_vectors<Real>(a.lf)) {  // else rows packed back to back: cell by cell
+  if (prolongate_runs_fit<Real>(a.lf)) {  // else rows packed back to back: cell by cell
     if (vertex)
       prolongate_run_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
           as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
