@@ -252,6 +252,15 @@ class Backend {
     (void)A, (void)omega1, (void)omega2, (void)b, (void)x, (void)out;
     backend_unavailable(name(), "jacobi_update_pair");
   }
+  // The pair from zero and the residual of its result in one pass where the backend can (multigrid pre-smoothing
+  // followed by the residual): out = jacobi_update_pair(A, omega1, omega2, b, nullptr), then r = b - A out, with the
+  // bits of the two calls. out's ghosts must hold +0 on entry (they are not written; the same condition as x1's), and
+  // the caller must be allowed to call jacobi_update_pair on this stencil and layout.
+  virtual void jacobi_pair_residual(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, Field<Real>& out,
+                                    Field<Real>& r) {
+    jacobi_update_pair(A, omega1, omega2, b, nullptr, out);
+    residual(A, b, out, r);
+  }
   // The argument checks of jacobi_update_pair, shared by the backends that have it.
   void check_jacobi_pair_call(const Stencil& A, const Field<Real>& b, const Field<Real>* x, const Field<Real>& out) const {
     if (!(b.layout() == out.layout()) || (x && !(b.layout() == x->layout())))

@@ -360,6 +360,8 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   const bool refresh_all_ghosts = all != nullptr && std::string(all) == "1";
   const char* pairs = std::getenv("PERKSOLVE_MG_SWEEP_PAIRS");  // "0": Jacobi sweeps one by one (comparisons)
   sweep_pairs_enabled_ = pairs == nullptr || std::string(pairs) != "0";
+  const char* resid = std::getenv("PERKSOLVE_MG_PAIR_RESIDUAL");  // "0": the residual in a pass of its own
+  residual_pairs_enabled_ = resid == nullptr || std::string(resid) != "0";
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
@@ -535,7 +537,7 @@ bool Multigrid<Real>::sweep_pairs(const Level& v, bool homogeneous) const {
 }
 
 template <class Real>
-void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w) {
+bool Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w, bool want_residual) {
   Level& v = *levels_[l];
   Backend<Real>& be = *v.be;
   const std::string& type = cfg_.smoother.type;
@@ -557,7 +559,8 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
     zero = false;
   }
   if (!(constant_jacobi && sweeps > 0)) settle_iterate(v);  // the other smoothers work on x
-  if (sweeps <= 0) return;
+  if (sweeps <= 0) return false;
+  bool residual_done = false;
   Timers::Scope t(timers_, "mg_smooth");
   const bool hom = v.homogeneous;
   if (constant_jacobi) {
@@ -577,8 +580,16 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
     for (long s = 0; s < sweeps;) {
       Field<Real>* const dst = other(src);
       if (pairs && s + 1 < sweeps) {
-        if (!zero) refresh_ghosts(v, *src, hom);
-        be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
+        if (zero && want_residual && s + 2 == sweeps && residual_pairs_enabled_) {
+          // The last pass, from zero: the residual of its result too (dst's ghosts +0 first, as the residual's
+          // refresh would write them).
+          refresh_ghosts(v, *dst, hom);
+          be.jacobi_pair_residual(A, weight(s), weight(s + 1), *v.b, *dst, *v.r);
+          residual_done = true;
+        } else {
+          if (!zero) refresh_ghosts(v, *src, hom);
+          be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
+        }
         s += 2;
       } else if (zero) {
         // The same value the sweep computes from x = 0 (omega / a_centre rounded as the sweep rounds it).
@@ -593,7 +604,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
       src = dst;
     }
     v.iterate_in_w = src == w;
-    if (!may_end_in_w) settle_iterate(v);
+    if (!may_end_in_w) settle_iterate(v);  // (moves values: r stays the residual of the iterate)
   } else if (!weights.empty()) {
     for (long s = 0; s < sweeps; ++s) {
       level_residual(v, hom);
@@ -624,6 +635,7 @@ void Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
       rho = rho_new;
     }
   }
+  return residual_done;
 }
 
 template <class Real>
@@ -752,8 +764,10 @@ void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero
     coarse_solve(l, zero);
     return;
   }
-  smooth(l, cfg_.pre, false, zero, /*may_end_in_w=*/true);
-  restrict_residual(l);
+  if (smooth(l, cfg_.pre, false, zero, /*may_end_in_w=*/true, /*want_residual=*/true))
+    restrict_field(l, *f.r);  // the smoothing's last pass wrote the residual
+  else
+    restrict_residual(l);
   Level& c = *levels_[l + 1];
   if (c.active) {
     // The coarse correction starts from zero on every visit of a V-cycle and on the first of W/F.

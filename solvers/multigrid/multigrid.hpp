@@ -50,7 +50,9 @@ class Multigrid {
   // First level of the persistent part of a V-cycle (every level from it down qualifies), or -1.
   int persistent_level() const;
   // may_end_in_w: the result may be left in the level's w (Level::iterate_in_w; the pre-smoothing of a cycle).
-  void smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false);
+  // want_residual: the caller needs r = b - A x next; returns true when the smoothing's last pass also wrote it into
+  // the level's r (a pair of sweeps from zero: Backend::jacobi_pair_residual).
+  bool smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false, bool want_residual = false);
   bool sweep_pairs(const Level& v, bool homogeneous) const;
   bool jacobi_weights_form(long sweeps) const;  // one Jacobi sweep per weight (weighted Jacobi, Chebyshev <= 4)
   bool jacobi_product_form(long sweeps) const;  // the same, at least two sweeps
@@ -90,6 +92,7 @@ class Multigrid {
   std::map<std::tuple<const void*, const void*, bool, bool>, std::unique_ptr<RecordedWork>> programs_;
   int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
   bool sweep_pairs_enabled_ = true;  // PERKSOLVE_MG_SWEEP_PAIRS=0 turns Backend::jacobi_update_pair off
+  bool residual_pairs_enabled_ = true;  // PERKSOLVE_MG_PAIR_RESIDUAL=0 turns Backend::jacobi_pair_residual off
 };
 
 }  // namespace perksolve

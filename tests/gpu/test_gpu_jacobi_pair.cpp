@@ -1,7 +1,8 @@
 // Two Jacobi sweeps in one pass (CudaBackend::jacobi_update_pair, framework/backends/cuda/jacobi_pair.cuh) against
 // the two sweeps one by one on the same device (jacobi_update, or scale from zero, into an intermediate whose ghosts
 // hold +0): bit for bit on the owned cells, ghosts of the output untouched (NaN poison), on random data with random
-// ghosts of x; and against the Kokkos backend's pair to a tolerance. Layouts: several tiles along x and y, partial
+// ghosts of x; and against the Kokkos backend's pair to a tolerance. The same for jacobi_pair_residual (the pair from
+// zero and the residual of its result) against jacobi_update_pair followed by residual(). Layouts: several tiles along x and y, partial
 // tiles, chunks along z, a ghost wider than the radius, padded rows (packed rows have no pair kernel). Without a CUDA device: SKIPPED.
 #include <gtest/gtest.h>
 
@@ -102,6 +103,65 @@ TEST(CudaJacobiPair, OddCubeFloat) { pair_test<float>({255, 17, 29}, {1, 1, 1}, 
 // Ghosts wider than the radius (x's second ghost layer must not leak in), thin planes; a row alignment of one sector.
 TEST(CudaJacobiPair, WideGhostDouble) { pair_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
 TEST(CudaJacobiPair, WideGhostFloat) { pair_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
+// The pair from zero with the residual of its result (CudaBackend::jacobi_pair_residual) against jacobi_update_pair from
+// zero followed by residual(): bit for bit on the owned cells of both outputs; out's ghosts stay +0 (the contract), r's
+// ghosts untouched (NaN poison).
+template <class Real>
+void pair_residual_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  const double h = 1.0 / (n[0] + 1.0);
+  const Stencil s = laplacian_7pt(h, h, h);
+  FieldLayout l;
+  l.n = n;
+  l.ghost = ghost;
+  l.align = align;
+  ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
+  const Real w1 = Real(1.1), w2 = Real(0.65);
+  const auto hb = gpu_test::random_values<Real>(l.size(), 23);
+  const auto poison = gpu_test::nan_values<Real>(l.size());
+  auto out_start = poison;  // owned cells poisoned, ghosts +0
+  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
+    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
+      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
+        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
+        if (!in) out_start[l.index(i, j, k)] = Real(0);
+      }
+  auto b = gpu->create_field(l), out1 = gpu->create_field(l), r1 = gpu->create_field(l), out2 = gpu->create_field(l),
+       r2 = gpu->create_field(l);
+  gpu->upload(*b, hb);
+  gpu->upload(*out1, out_start);
+  gpu->upload(*r1, poison);
+  gpu->jacobi_update_pair(s, w1, w2, *b, nullptr, *out1);
+  gpu->residual(s, *b, *out1, *r1);
+  gpu->upload(*out2, out_start);
+  gpu->upload(*r2, poison);
+  gpu->jacobi_pair_residual(s, w1, w2, *b, *out2, *r2);
+  const std::string what = std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+  long ghost_bad = 0;
+  EXPECT_EQ(owned_mismatches(l, gpu_test::download(*gpu, *out1), gpu_test::download(*gpu, *out2), &ghost_bad), 0)
+      << what << ": out differs from jacobi_update_pair";
+  EXPECT_EQ(ghost_bad, 0) << what << ": ghost cells of out were written";
+  const auto h_r1 = gpu_test::download(*gpu, *r1), h_r2 = gpu_test::download(*gpu, *r2);
+  EXPECT_EQ(owned_mismatches(l, h_r1, h_r2, &ghost_bad), 0) << what << ": r differs from residual()";
+  long ghost_written = 0, finite = 0;
+  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
+    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
+      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
+        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
+        const Real v = h_r2[l.index(i, j, k)];
+        if (!in && !std::isnan(v)) ++ghost_written;
+        if (in && std::isfinite(v)) ++finite;
+      }
+  EXPECT_EQ(ghost_written, 0) << what << ": ghost cells of r were written";
+  EXPECT_EQ(finite, l.owned_size()) << what << ": owned cells of r left unwritten";
+}
+
+TEST(CudaJacobiPair, ResidualTilesDouble) { pair_residual_test<double>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, ResidualTilesFloat) { pair_residual_test<float>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, ResidualOddCubeFloat) { pair_residual_test<float>({255, 17, 29}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, ResidualWideGhostDouble) { pair_residual_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
+TEST(CudaJacobiPair, ResidualWideGhostFloat) { pair_residual_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
+
 // Rows that do not start on 16-byte boundaries have no pair kernel (the sweeps run one by one).
 TEST(CudaJacobiPair, PackedRowsUnsupported) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);

@@ -667,6 +667,20 @@ void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real o
 }
 
 template <class Real>
+void CudaBackend<Real>::jacobi_pair_residual(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                             Field<Real>& out, Field<Real>& r) {
+  this->check_jacobi_pair_call(A, b, nullptr, out);
+  require_same_layout(b.layout(), r.layout(), "jacobi_pair_residual");
+  if (&r == &out || &r == &b) throw std::invalid_argument("jacobi_pair_residual: r must be distinct from b and out");
+  const FieldLayout& l = b.layout();
+  if (l.owned_size() <= 0) return;
+  StencilRequest<Real> q = stencil_request(A, l, nullptr, as_cuda(b).data(), as_cuda(out).data());
+  const Real center = static_cast<Real>(A.center_coeff());
+  cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, true, as_cuda(r).data());
+  last_path_ = CudaStencilPath::templated;
+}
+
+template <class Real>
 void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
   if (bytes <= staging_bytes_) return;
   if (staging_host_) {

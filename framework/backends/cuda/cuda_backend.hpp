@@ -93,6 +93,9 @@ class CudaBackend final : public Backend<Real> {
   bool jacobi_pair_supported(const Stencil& A, const FieldLayout& layout) const override;
   void jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
                           Field<Real>& out) override;
+  // The pair kernel's residual variant: w and r from one read of b.
+  void jacobi_pair_residual(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, Field<Real>& out,
+                            Field<Real>& r) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;

@@ -16,6 +16,9 @@
 //  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
 //    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
 //  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
+//  * From zero with the residual (RESID; Backend::jacobi_pair_residual): x1 = s1 b is read through the x path from
+//    the b window (which then has the x window's rows), stage 1 computes the second sweep x2 on the widened region
+//    and stores its tile cells, and stage 2 computes r = b - A x2 on the tile (x2 outside the owned cells +0).
 //  * The cells are dealt to the threads once per block (clipped to the owned cells; the x1 cells outside stay +0 from
 //    the start), and the step loop is unrolled by the period of the register queues, so a thread's per-step work is
 //    loads, sums and stores with no index arithmetic and no register moves.
@@ -36,7 +39,7 @@ namespace perksolve::cuda_detail {
 // fields' rows start on 16-byte boundaries (FieldLayout::align, jacobi_pair_layout_fits checks it).
 // At least two blocks share an SM (53-106 KB of shared memory each). A tile twice as wide, one block of 512 threads per
 // SM, measured the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
-template <class Real, ShapeSpec S, bool ZERO, int STEPS>
+template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool RESID = false>
 struct JacobiPairCfg {
   static constexpr int R = S.radius;
   static constexpr int V = 16 / static_cast<int>(sizeof(Real));
@@ -49,17 +52,19 @@ struct JacobiPairCfg {
   static constexpr int WX = BX + 2 * V;              // window columns (x and b): x0 - V .. x0 + BX + V - 1
   static constexpr int UX = WX / V;                  // 16-byte units per window row
   static constexpr int HX = BY + 4 * R;              // x window rows: y0 - 2R .. y0 + BY + 2R - 1
-  static constexpr int H1 = BY + 2 * R;              // b window rows, stage-1 region rows: y0 - R ..
+  static constexpr int H1 = BY + 2 * R;              // stage-1 region rows: y0 - R ..
   static constexpr int W1 = BX + 2 * R;              // stage-1 region (x1) columns: x0 - R ..
-  static constexpr int XW = ZERO ? 0 : HX * WX;
-  static constexpr int BW = H1 * WX;
+  static constexpr bool XWIN = !ZERO && !RESID;      // x has a window of its own (from x)
+  static constexpr int HB = RESID ? HX : H1;         // b window rows: from y0 - 2R with RESID, else from y0 - R
+  static constexpr int XW = XWIN ? HX * WX : 0;
+  static constexpr int BW = HB * WX;
   static constexpr int X1W = H1 * W1;
   static constexpr int STAGE = XW + BW;              // elements of one ring stage: x window, then b window
   static constexpr int NSX = 2 * SP + 2 * R + PF;    // ring stages: a phase's planes, the next phase's, PF more
   static constexpr int NX1 = 2 * R + 2;              // x1 planes (2R + 1 read while the next one is written)
   static constexpr int SMEM_BYTES = (NSX * STAGE + NX1 * X1W) * static_cast<int>(sizeof(Real));
   static constexpr int KX = (HX * UX + NT - 1) / NT;  // x units per thread and plane (0 from zero)
-  static constexpr int KB = (H1 * UX + NT - 1) / NT;
+  static constexpr int KB = (HB * UX + NT - 1) / NT;
   static constexpr int K2 = BX * BY / NT;            // tile cells per thread (both stages)
   static constexpr int NH = 2 * R * W1 + 2 * R * BY;  // cells of the widened region's ring around the tile
   static constexpr int KH = (NH + NT - 1) / NT;      // ring cells per thread (stage 1 only)
@@ -72,6 +77,7 @@ struct JacobiPairCfg {
   // Stage 2 of a phase's later steps reads x1 of the phase's earlier steps: only along the cell's own column (its own
   // registers) for a star, anywhere for other shapes.
   static_assert(SP == 1 || (S.kind == ShapeKind::star && SP <= R + 1), "several steps per barrier need a star");
+  static_assert(!(ZERO && RESID), "RESID starts from zero through the x path");
 };
 
 template <class Real, int NP>
@@ -79,6 +85,7 @@ struct JacobiPairArgs {
   const Real* x;  // element (0,0,0); null from zero
   const Real* b;
   Real* out;
+  Real* res;  // RESID: r = b - A out
   int row_stride, step;  // y and z strides (elements)
   int nx, ny, ns, gx, gy, gz;
   int tiles_x, tiles, chunk;
@@ -118,9 +125,10 @@ __device__ __forceinline__ void pair_copy_window(int tid, Real* dst, const Real*
 }
 
 // The canonical sum (dz outer, then dy, dx) with the cell's own column from registers: col(DZ) is the value at
-// (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets.
-template <ShapeSpec S, int W, class Real, class Col, class Plane>
-__device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&& plane) {
+// (0, 0, dz) (DZ an integral constant), plane(dz) points at the cell in plane dz (rows W apart) for the other offsets,
+// whose values are load(pointer).
+template <ShapeSpec S, int W, class Real, class Col, class Plane, class Load>
+__device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&& plane, Load&& load) {
   using G = StreamGeo<S>;
   constexpr int R = S.radius;
   Real sum = Real(0);
@@ -135,7 +143,7 @@ __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&
           if constexpr (dx == 0 && dy == 0)
             sum = fma(c[ci], col(DZ), sum);
           else
-            sum = fma(c[ci], plane(dz)[dy * W + dx], sum);
+            sum = fma(c[ci], load(plane(dz) + (dy * W + dx)), sum);
         }
       });
     });
@@ -143,13 +151,13 @@ __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&
   return sum;
 }
 
-template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS>
+template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS, bool RESID>
 __global__ void __launch_bounds__(
-    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::NT,
-    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS>::MINB)
+    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS, RESID>::NT,
+    JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS, RESID>::MINB)
     jacobi_pair_kernel(const JacobiPairArgs<Real, kMaxTemplatedPoints> a) {
   constexpr ShapeSpec S{3, static_cast<ShapeKind>(KIND), RADIUS};
-  using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
+  using C = JacobiPairCfg<Real, S, ZERO, STEPS, RESID>;
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1, P = C::P, SP = C::SP;
   constexpr int K2 = C::K2, KH = C::KH, KC = K2 + KH;
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
@@ -168,17 +176,17 @@ __global__ void __launch_bounds__(
 
   int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
   unsigned xok = 0, bok = 0;
-  if constexpr (!ZERO)
+  if constexpr (C::XWIN)
     pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
-  pair_window_units<C, C::KB, C::H1>(tid, x0, y0, R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
+  pair_window_units<C, C::KB, C::HB>(tid, x0, y0, RESID ? 2 * R : R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
   auto issue = [&](int j) {
     if (j < nload) {
       const int p = s0 - 2 * R + j;
       Real* const st = ring + (j % NSX) * C::STAGE;
-      if constexpr (!ZERO)
+      if constexpr (C::XWIN)
         pair_copy_window<C, C::KX, C::HX>(tid, st, a.x + static_cast<long>(p) * a.step, p >= -a.gz && p < a.ns + a.gz,
                                           xoff, xok, a.b);
-      pair_copy_window<C, C::KB, C::H1>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns, boff,
+      pair_copy_window<C, C::KB, C::HB>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns, boff,
                                         bok, a.b);
     }
     cp_async_commit();
@@ -222,6 +230,16 @@ __global__ void __launch_bounds__(
     }
   }
 
+  // x values of the window (at x-window offsets): x itself, or with RESID x1 = s1 b from the b window (zero outside
+  // the owned cells, so +0 there as x1's ghosts); b at x-window offsets for stage 1.
+  const auto xload = [&](const Real* p) -> Real {
+    if constexpr (RESID) return a.s1 * *p;
+    else return *p;
+  };
+  const auto plain = [](const Real* p) -> Real { return *p; };
+  constexpr int BAT = RESID ? 0 : C::XW - R * C::WX;  // b window element at x-window offset 0 of a stage
+  const Real s_stage1 = RESID ? a.s2 : a.s1;          // the sweep stage 1 computes
+
   // Register queues, by plane modulo P: x by window plane j (every cell), x1 by step, b by window plane (tile cells).
   Real xq[KC][P], x1q[K2][P], bq[K2][P];
 #pragma unroll
@@ -261,7 +279,7 @@ __global__ void __launch_bounds__(
           for (int k = 0; k < KC; ++k) {
             if (cell[k] < 0) continue;
             const int woff = cell[k] >> 16;
-            static_for<0, 2 * R>([&](auto J) { xq[k][J] = ring[J * C::STAGE + woff]; });
+            static_for<0, 2 * R>([&](auto J) { xq[k][J] = xload(ring + (J * C::STAGE + woff)); });
           }
         }
       }
@@ -274,10 +292,12 @@ __global__ void __launch_bounds__(
           const int roff = cell[k] & 0xffff;
           const Real sum = pair_column_sum<S, C::W1>(
               a.c, [&](auto DZ) { return x1q[k][(U + 2 * P - 1 - R + DZ) % P]; },
-              [&](int dz) { return x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff; });
-          const Real xc = x1q[k][(U + 2 * P - 1 - R) % P];
+              [&](int dz) { return x1r + ((i - 1 - R + dz) % NX1) * C::X1W + roff; }, plain);
           const Real r = bq[k][(U + P - 1) % P] - sum;
-          a.out[out2[k] + p2 * a.step] = xc + a.s2 * r;
+          if constexpr (RESID)
+            a.res[out2[k] + p2 * a.step] = r;
+          else
+            a.out[out2[k] + p2 * a.step] = x1q[k][(U + 2 * P - 1 - R) % P] + a.s2 * r;
         }
       }
 
@@ -285,7 +305,7 @@ __global__ void __launch_bounds__(
         const int p1 = s0 + i - R;
         const bool live = p1 >= 0 && p1 < a.ns;
         Real* const x1 = x1r + (i % NX1) * C::X1W;
-        const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + C::XW - R * C::WX;  // b window, x-window rows
+        const Real* const bw = ring + ((i + R) % NSX) * C::STAGE + BAT;  // b window, at x-window offsets
 #pragma unroll
         for (int k = 0; k < KC; ++k) {
           if (cell[k] < 0) continue;
@@ -295,13 +315,15 @@ __global__ void __launch_bounds__(
           if constexpr (ZERO) {
             if (live) v = a.s1 * bv;
           } else {
-            xq[k][(U + 2 * R) % P] = ring[((i + 2 * R) % NSX) * C::STAGE + woff];
+            xq[k][(U + 2 * R) % P] = xload(ring + (((i + 2 * R) % NSX) * C::STAGE + woff));
             if (live) {
               const Real sum = pair_column_sum<S, C::WX>(
                   a.c, [&](auto DZ) { return xq[k][(U + R + DZ) % P]; },
-                  [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; });
+                  [&](int dz) { return ring + ((i + R + dz) % NSX) * C::STAGE + woff; }, xload);
               const Real r = bv - sum;
-              v = xq[k][(U + R) % P] + a.s1 * r;
+              v = xq[k][(U + R) % P] + s_stage1 * r;
+              if constexpr (RESID)  // x2 of the block's own planes
+                if (k < K2 && i >= R && i < L + R) a.out[out2[k < K2 ? k : 0] + static_cast<long>(p1) * a.step] = v;
             }
           }
           x1[roff] = v;
@@ -326,18 +348,20 @@ bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
   return l.stride_z() * (static_cast<long>(l.n[2]) + 2 * l.ghost[2]) < (1L << 31);
 }
 
-// Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits).
-template <class Real, ShapeSpec S, bool ZERO, int STEPS>
-void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2) {
-  using C = JacobiPairCfg<Real, S, ZERO, STEPS>;
+// Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits); RESID: also r = b - A out into
+// res (from zero).
+template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool RESID = false>
+void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, Real* res = nullptr) {
+  using C = JacobiPairCfg<Real, S, ZERO, STEPS, RESID>;
   const FieldLayout& l = r.layout;
-  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS>;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS, RESID>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
-  a.x = ZERO ? nullptr : r.x + origin;
+  a.x = C::XWIN ? r.x + origin : nullptr;
   a.b = r.b + origin;
   a.out = r.out + origin;
+  a.res = RESID ? res + origin : nullptr;
   a.row_stride = static_cast<int>(l.stride_y());
   a.step = static_cast<int>(l.stride_z());
   a.nx = l.n[0];
