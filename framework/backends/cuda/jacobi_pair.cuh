@@ -41,6 +41,7 @@ namespace perksolve::cuda_detail {
 // SM, measured the same (H200, benchmarks/results/gpu-h200-2026-11-26-jacobi-pair/run3; commit cc644dd has both).
 template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool RESID = false>
 struct JacobiPairCfg {
+  using RealT = Real;
   static constexpr int R = S.radius;
   static constexpr int V = 16 / static_cast<int>(sizeof(Real));
   static constexpr int BX = sizeof(Real) == 8 ? 64 : 128;
@@ -94,10 +95,12 @@ struct JacobiPairArgs {
 };
 
 // Per block, once: the 16-byte units a thread copies from every plane of a window whose row 0 is y = y0 - top and
-// whose columns start at x0 - V, and which of them overlap the readable range [-gx, nx + gx) x [-gy, ny + gy).
+// whose columns start at x0 - V, and which of them overlap the readable range [-gx, nx + gx) x [-gy, ny + gy); bytes:
+// how many of a unit's 16 bytes lie in the range (units start on 16-byte boundaries from x = 0, so only a unit across
+// the right end is partial).
 template <class C, int K, int ROWS>
 __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int top, int nx, int gx, int ny, int gy,
-                                                  int row_stride, int (&off)[K], unsigned& ok) {
+                                                  int row_stride, int (&off)[K], unsigned& ok, int (&bytes)[K]) {
   ok = 0;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -107,20 +110,24 @@ __device__ __forceinline__ void pair_window_units(int tid, int x0, int y0, int t
     const bool in = u < ROWS * C::UX && y >= -gy && y < ny + gy && x + C::V > -gx && x < nx + gx;
     off[k] = in ? x + y * row_stride : 0;
     ok |= in ? 1u << k : 0u;
+    bytes[k] = min(C::V, nx + gx - x) * static_cast<int>(sizeof(typename C::RealT));
   }
 }
 
 // Per plane: a thread's 16-byte units (pair_window_units) of one window plane from src (the plane's element
 // (0, 0)) into dst by cp.async; units outside the readable range, or the whole plane when !plane_in, are zero-filled
-// (any valid address stands in as the source).
-template <class C, int K, int ROWS, class Real>
+// (any valid address stands in as the source). PARTIAL: so is the part of a unit past the range's right end (else
+// whatever lies there is copied too).
+template <class C, int K, int ROWS, bool PARTIAL, class Real>
 __device__ __forceinline__ void pair_copy_window(int tid, Real* dst, const Real* src, bool plane_in,
-                                                 const int (&off)[K], unsigned ok_bits, const Real* any_valid) {
+                                                 const int (&off)[K], unsigned ok_bits, const int (&bytes)[K],
+                                                 const Real* any_valid) {
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const int u = tid + k * C::NT;
     const bool ok = plane_in && ((ok_bits >> k) & 1u);
-    if (u < ROWS * C::UX) cp_async16<false>(dst + u * C::V, ok ? src + off[k] : any_valid, ok);
+    if (u < ROWS * C::UX)
+      cp_async16_part<false>(dst + u * C::V, ok ? src + off[k] : any_valid, ok ? (PARTIAL ? bytes[k] : 16) : 0);
   }
 }
 
@@ -174,20 +181,22 @@ __global__ void __launch_bounds__(
 
   for (int i = tid; i < NX1 * C::X1W; i += NT) x1r[i] = Real(0);
 
-  int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB];
+  // With RESID the b window stands for x1 = s1 b, whose cells outside the owned ones must be +0 (PARTIAL copies).
+  int xoff[C::KX > 0 ? C::KX : 1], boff[C::KB], xbytes[C::KX > 0 ? C::KX : 1], bbytes[C::KB];
   unsigned xok = 0, bok = 0;
   if constexpr (C::XWIN)
-    pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok);
-  pair_window_units<C, C::KB, C::HB>(tid, x0, y0, RESID ? 2 * R : R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok);
+    pair_window_units<C, C::KX, C::HX>(tid, x0, y0, 2 * R, a.nx, a.gx, a.ny, a.gy, a.row_stride, xoff, xok, xbytes);
+  pair_window_units<C, C::KB, C::HB>(tid, x0, y0, RESID ? 2 * R : R, a.nx, 0, a.ny, 0, a.row_stride, boff, bok,
+                                     bbytes);
   auto issue = [&](int j) {
     if (j < nload) {
       const int p = s0 - 2 * R + j;
       Real* const st = ring + (j % NSX) * C::STAGE;
       if constexpr (C::XWIN)
-        pair_copy_window<C, C::KX, C::HX>(tid, st, a.x + static_cast<long>(p) * a.step, p >= -a.gz && p < a.ns + a.gz,
-                                          xoff, xok, a.b);
-      pair_copy_window<C, C::KB, C::HB>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns, boff,
-                                        bok, a.b);
+        pair_copy_window<C, C::KX, C::HX, false>(tid, st, a.x + static_cast<long>(p) * a.step,
+                                                 p >= -a.gz && p < a.ns + a.gz, xoff, xok, xbytes, a.b);
+      pair_copy_window<C, C::KB, C::HB, RESID>(tid, st + C::XW, a.b + static_cast<long>(p) * a.step, p >= 0 && p < a.ns,
+                                               boff, bok, bbytes, a.b);
     }
     cp_async_commit();
   };
