@@ -22,32 +22,44 @@ using namespace perksolve;
 
 namespace {
 
+// f(index, owned) for every cell of l, ghosts included.
+template <class F>
+void for_cells(const FieldLayout& l, F&& f) {
+  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
+    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
+      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i)
+        f(l.index(i, j, k), i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2]);
+}
+
 template <class Real>
 long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b, long* ghost_bad) {
   long bad = 0;
   *ghost_bad = 0;
-  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
-    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
-      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
-        const long n = l.index(i, j, k);
-        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
-        if (std::memcmp(&a[n], &b[n], sizeof(Real)) == 0) continue;
-        if (in) ++bad;
-        else ++*ghost_bad;
-      }
+  for_cells(l, [&](long n, bool in) {
+    if (std::memcmp(&a[n], &b[n], sizeof(Real)) != 0) ++(in ? bad : *ghost_bad);
+  });
   return bad;
+}
+
+// A pair test's layout, and the 7-point Laplacian on it.
+FieldLayout pair_layout(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
+  FieldLayout l;
+  l.n = n;
+  l.ghost = ghost;
+  l.align = align;
+  return l;
+}
+Stencil pair_laplacian(const FieldLayout& l) {
+  const double h = 1.0 / (l.n[0] + 1.0);
+  return laplacian_7pt(h, h, h);
 }
 
 template <class Real>
 void pair_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
   KokkosBackend<Real> ref(MPI_COMM_WORLD);
-  const double h = 1.0 / (n[0] + 1.0);
-  const Stencil s = laplacian_7pt(h, h, h);
-  FieldLayout l;
-  l.n = n;
-  l.ghost = ghost;
-  l.align = align;
+  const FieldLayout l = pair_layout(n, ghost, align);
+  const Stencil s = pair_laplacian(l);
   ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
   const Real w1 = Real(1.1), w2 = Real(0.65);  // Chebyshev-like weights, different per sweep
   const auto hx = gpu_test::random_values<Real>(l.size(), 21), hb = gpu_test::random_values<Real>(l.size(), 22);
@@ -109,23 +121,16 @@ TEST(CudaJacobiPair, WideGhostFloat) { pair_test<float>({257, 3, 4}, {2, 1, 3}, 
 template <class Real>
 void pair_residual_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
-  const double h = 1.0 / (n[0] + 1.0);
-  const Stencil s = laplacian_7pt(h, h, h);
-  FieldLayout l;
-  l.n = n;
-  l.ghost = ghost;
-  l.align = align;
+  const FieldLayout l = pair_layout(n, ghost, align);
+  const Stencil s = pair_laplacian(l);
   ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
   const Real w1 = Real(1.1), w2 = Real(0.65);
   const auto hb = gpu_test::random_values<Real>(l.size(), 23);
   const auto poison = gpu_test::nan_values<Real>(l.size());
   auto out_start = poison;  // owned cells poisoned, ghosts +0
-  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
-    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
-      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
-        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
-        if (!in) out_start[l.index(i, j, k)] = Real(0);
-      }
+  for_cells(l, [&](long c, bool in) {
+    if (!in) out_start[c] = Real(0);
+  });
   auto b = gpu->create_field(l), out1 = gpu->create_field(l), r1 = gpu->create_field(l), out2 = gpu->create_field(l),
        r2 = gpu->create_field(l);
   gpu->upload(*b, hb);
@@ -144,14 +149,10 @@ void pair_residual_test(std::array<int, 3> n, std::array<int, 3> ghost, int alig
   const auto h_r1 = gpu_test::download(*gpu, *r1), h_r2 = gpu_test::download(*gpu, *r2);
   EXPECT_EQ(owned_mismatches(l, h_r1, h_r2, &ghost_bad), 0) << what << ": r differs from residual()";
   long ghost_written = 0, finite = 0;
-  for (int k = -l.ghost[2]; k < l.n[2] + l.ghost[2]; ++k)
-    for (int j = -l.ghost[1]; j < l.n[1] + l.ghost[1]; ++j)
-      for (int i = -l.ghost[0]; i < l.n[0] + l.ghost[0]; ++i) {
-        const bool in = i >= 0 && i < l.n[0] && j >= 0 && j < l.n[1] && k >= 0 && k < l.n[2];
-        const Real v = h_r2[l.index(i, j, k)];
-        if (!in && !std::isnan(v)) ++ghost_written;
-        if (in && std::isfinite(v)) ++finite;
-      }
+  for_cells(l, [&](long c, bool in) {
+    if (!in && !std::isnan(h_r2[c])) ++ghost_written;
+    if (in && std::isfinite(h_r2[c])) ++finite;
+  });
   EXPECT_EQ(ghost_written, 0) << what << ": ghost cells of r were written";
   EXPECT_EQ(finite, l.owned_size()) << what << ": owned cells of r left unwritten";
 }

@@ -137,10 +137,10 @@ inline int rows_grid(const OwnedRows& m, int sm_count) {
 // i = i0 + 32 u (u < U; i0 starts at the lane) of row (j, k), at allocation index b + 32 u, and cell u exists when
 // 32 u < lim (= the segment's end - i0). The body loads every operand of the U cells, then stores. (One base index
 // and constant offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
-template <int U, class Body>
-__device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&& body) {
-  static_assert(kRowSegmentCells % (32 * U) == 0, "a segment holds whole batches");
-  const int lane = static_cast<int>(threadIdx.x & 31);
+// The walk itself: seg(s, i_begin, i_end, j, k) for every owned row segment this warp takes (cells i_begin .. i_end - 1
+// of row (j, k); s = the allocation index of the row's cell 0).
+template <class Seg>
+__device__ __forceinline__ void for_owned_row_segments(const OwnedRows& m, Seg&& seg) {
   const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
   for (long w = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < m.items; w += nwarps) {
     const long r = m.segs == 1 ? w : w / m.segs;
@@ -148,8 +148,17 @@ __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&&
     const int i_end = min(m.nx, i_begin + m.seg_len);
     int j, k;
     const long s = m.start(r, j, k);
-    for (int i0 = i_begin + lane; i0 < i_end; i0 += 32 * U) body(s + i0, i_end - i0, i0, j, k);
+    seg(s, i_begin, i_end, j, k);
   }
+}
+
+template <int U, class Body>
+__device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&& body) {
+  static_assert(kRowSegmentCells % (32 * U) == 0, "a segment holds whole batches");
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
+    for (int i0 = i_begin + lane; i0 < i_end; i0 += 32 * U) body(s + i0, i_end - i0, i0, j, k);
+  });
 }
 
 // The same walk with G contiguous cells per lane: body(b, live, i0, j, k) for every run of a row segment this warp
@@ -158,15 +167,9 @@ template <int G, class Body>
 __device__ __forceinline__ void for_owned_row_runs(const OwnedRows& m, Body&& body) {
   static_assert(kRowSegmentCells % (32 * G) == 0, "a segment holds whole runs");
   const int lane = static_cast<int>(threadIdx.x & 31);
-  const long nwarps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
-  for (long w = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < m.items; w += nwarps) {
-    const long r = m.segs == 1 ? w : w / m.segs;
-    const int i_begin = static_cast<int>(w - r * m.segs) * m.seg_len;
-    const int i_end = min(m.nx, i_begin + m.seg_len);
-    int j, k;
-    const long s = m.start(r, j, k);
+  for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
     for (int i0 = i_begin + G * lane; i0 < i_end; i0 += 32 * G) body(s + i0, min(G, i_end - i0), i0, j, k);
-  }
+  });
 }
 
 // The two halves of a row batch body (for_owned_row_batches): load_row_cells reads the live cells u (32 u < lim) of
