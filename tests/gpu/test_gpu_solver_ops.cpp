@@ -1,9 +1,9 @@
 // The CUDA backend's solver kernels (issue 5) against the reference Kokkos backend: cg_update, dot2,
 // diag_scale_add, the variable-coefficient stencils, stencil_coefficient, red-black Gauss-Seidel,
-// the multigrid transfers (and the prolongation's run kernel bit for bit against its per-cell kernel) and the CSR operations (native vector-CSR and cuSPARSE SpMV), in float and
-// double, on random data with NaN-poisoned outputs; plus whole CG / PCG-MG / MG / Jacobi solves
-// through solve_deck<double> with backend.type = "cuda" vs "kokkos" (equal iteration counts, final
-// residuals to 1e-10 relative). Without a CUDA device every test calls GTEST_SKIP().
+// the multigrid transfers (and the prolongation's run kernel bit for bit against its per-cell kernel) and the CSR
+// operations (native vector-CSR and cuSPARSE SpMV), in float and double, on random data with NaN-poisoned outputs;
+// plus whole CG / PCG-MG / MG / Jacobi solves through solve_deck<double> with backend.type = "cuda" vs "kokkos"
+// (equal iteration counts, final residuals to 1e-10 relative). Without a CUDA device every test calls GTEST_SKIP().
 #include <gtest/gtest.h>
 
 #include <array>
@@ -317,6 +317,14 @@ TEST(CudaSolverOps, VarStencilDouble) { var_stencil_test<double>(); }
 TEST(CudaSolverOps, VarStencilFloat) { var_stencil_test<float>(); }
 
 // ---- multigrid transfers ------------------------------------------------------------------------------
+// The fine layout of coarse layout lc in dim dimensions (vertex-centred: 2 n + 1 cells per axis, else 2 n), same ghosts.
+FieldLayout fine_layout_of(const FieldLayout& lc, int dim, bool vertex) {
+  FieldLayout lf;
+  lf.ghost = lc.ghost;
+  for (int a = 0; a < 3; ++a) lf.n[a] = a < dim ? (vertex ? 2 * lc.n[a] + 1 : 2 * lc.n[a]) : 1;
+  return lf;
+}
+
 template <class Real>
 void transfer_test() {
   REQUIRE_CUDA(Real);
@@ -325,11 +333,10 @@ void transfer_test() {
     for (Centering cen : {Centering::vertex, Centering::cell}) {
       const bool vertex = cen == Centering::vertex;
       const int dim = grid == 4 ? 3 : grid;
-      FieldLayout lc, lf;
+      FieldLayout lc;
       lc.n = grid == 4 ? std::array<int, 3>{150, 40, 31} : std::array<int, 3>{9, 6, dim == 3 ? 5 : 1};
       lc.ghost = {1, 1, dim == 3 ? 1 : 0};
-      lf.ghost = lc.ghost;
-      for (int a = 0; a < 3; ++a) lf.n[a] = a < dim ? (vertex ? 2 * lc.n[a] + 1 : 2 * lc.n[a]) : 1;
+      const FieldLayout lf = fine_layout_of(lc, dim, vertex);
       TransferMap m;
       m.dim = dim;
       m.centering = cen;
@@ -362,11 +369,10 @@ void prolongation_runs_test() {
     for (Centering cen : {Centering::vertex, Centering::cell})
       for (int shift : {0, 1}) {
         const bool vertex = cen == Centering::vertex;
-        FieldLayout lc, lp;
+        FieldLayout lc;
         lc.n = {45, 7, dim == 3 ? 6 : 1};
         lc.ghost = {1, 1, dim == 3 ? 1 : 0};
-        lp.ghost = lc.ghost;
-        for (int a = 0; a < 3; ++a) lp.n[a] = a < dim ? (vertex ? 2 * lc.n[a] + 1 : 2 * lc.n[a]) : 1;
+        const FieldLayout lp = fine_layout_of(lc, dim, vertex);
         FieldLayout la = lp;
         la.align = kGridRowAlign;
         TransferMap m;

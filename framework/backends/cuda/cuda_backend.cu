@@ -658,12 +658,7 @@ template <class Real>
 void CudaBackend<Real>::jacobi_update_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
                                            const Field<Real>* x, Field<Real>& out) {
   this->check_jacobi_pair_call(A, b, x, out);
-  const FieldLayout& l = b.layout();
-  if (l.owned_size() <= 0) return;
-  StencilRequest<Real> r = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
-  const Real center = static_cast<Real>(A.center_coeff());
-  cuda_detail::launch_jacobi_pair<Real>(r, omega1 / center, omega2 / center, x == nullptr);
-  last_path_ = CudaStencilPath::templated;
+  run_pair(A, omega1, omega2, b, x, out, nullptr);
 }
 
 template <class Real>
@@ -672,11 +667,18 @@ void CudaBackend<Real>::jacobi_pair_residual(const Stencil& A, Real omega1, Real
   this->check_jacobi_pair_call(A, b, nullptr, out);
   require_same_layout(b.layout(), r.layout(), "jacobi_pair_residual");
   if (&r == &out || &r == &b) throw std::invalid_argument("jacobi_pair_residual: r must be distinct from b and out");
+  run_pair(A, omega1, omega2, b, nullptr, out, &r);
+}
+
+template <class Real>
+void CudaBackend<Real>::run_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
+                                 Field<Real>& out, Field<Real>* r) {
   const FieldLayout& l = b.layout();
   if (l.owned_size() <= 0) return;
-  StencilRequest<Real> q = stencil_request(A, l, nullptr, as_cuda(b).data(), as_cuda(out).data());
+  StencilRequest<Real> q = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
   const Real center = static_cast<Real>(A.center_coeff());
-  cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, true, as_cuda(r).data());
+  cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, x == nullptr,
+                                        r ? as_cuda(*r).data() : nullptr);
   last_path_ = CudaStencilPath::templated;
 }
 

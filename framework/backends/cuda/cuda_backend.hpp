@@ -190,6 +190,9 @@ class CudaBackend final : public Backend<Real> {
   // Jacobi mode returns the fused norm unless `want_norm` is false (then nothing waits for the kernel).
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                      Field<Real>& out, bool want_norm = true);
+  // The pair kernel for jacobi_update_pair (r null) and jacobi_pair_residual (x null), after their argument checks.
+  void run_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
+                Field<Real>& out, Field<Real>* r);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
