@@ -261,6 +261,14 @@ class Backend {
     jacobi_update_pair(A, omega1, omega2, b, nullptr, out);
     residual(A, b, out, r);
   }
+  // The pair from x with the global b . out of its result left in sum slot `slot` (below): the preconditioned CG's r.z
+  // when b is the multigrid cycle's r and out its z, at no extra pass where the backend fuses it. Default:
+  // jacobi_update_pair, then dot_later(b, out, slot).
+  virtual void jacobi_update_pair_dot(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                      const Field<Real>& x, Field<Real>& out, int slot) {
+    jacobi_update_pair(A, omega1, omega2, b, &x, out);
+    dot_later(b, out, slot);
+  }
   // The argument checks of jacobi_update_pair, shared by the backends that have it.
   void check_jacobi_pair_call(const Stencil& A, const Field<Real>& b, const Field<Real>* x, const Field<Real>& out) const {
     if (!(b.layout() == out.layout()) || (x && !(b.layout() == x->layout())))
@@ -268,6 +276,24 @@ class Backend {
     if (x == &out || &b == &out) throw std::invalid_argument("jacobi_update_pair: out must be distinct from x and b");
     if (!jacobi_pair_supported(A, b.layout()))
       throw std::logic_error("jacobi_update_pair: not supported for this stencil and layout (ask jacobi_pair_supported)");
+  }
+
+  // ---- sums collected later -----------------------------------------------------------------------
+  // An operation given a sum slot k (0 <= k < kSumSlots) leaves its global sum there instead of returning it: the
+  // host does not wait for the device between it and the operations after it, and it may be recorded (record(); a
+  // replay computes the sum again). collect_sum(k) waits for the device and returns the slot's global sum (over the
+  // ranks). A slot keeps its value until an operation fills it again. Default: the sum is computed at once (host
+  // backends have nothing to wait for).
+  static constexpr int kSumSlots = 2;
+  virtual void dot_later(const Field<Real>& x, const Field<Real>& y, int slot) {
+    later_sums_[check_sum_slot(slot)] = dot(x, y);
+  }
+  virtual double collect_sum(int slot) { return later_sums_[check_sum_slot(slot)]; }
+  // axpby with the global y.y of the new y left in sum slot `slot` (CG's r update with r.r). Default: axpby, then
+  // dot_later(y, y, slot).
+  virtual void axpby_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, int slot) {
+    axpby(a, x, b, y);
+    dot_later(y, y, slot);
   }
 
   // ---- halos and boundaries ------------------------------------------------------------------
@@ -389,6 +415,12 @@ class Backend {
   virtual void axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other) {
     backend_unavailable(name(), "axpby_mixed");
   }
+  // axpby_mixed with the global y.y of the new y left in sum slot `slot` (CG's r update with r.r).
+  virtual void axpby_mixed_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y,
+                                      Field<OtherReal<Real>>& y_other, int slot) {
+    axpby_mixed(a, x, b, y, y_other);
+    dot_later(y, y, slot);
+  }
   // {x.y, u.v} (as dot2) with y in the other precision.
   virtual std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
                                            const Field<Real>& v) {
@@ -463,9 +495,15 @@ class Backend {
     for (std::size_t i = 0; ok && i < src_boxes.size(); ++i) ok = src_boxes[i].count() == dst_boxes[i].count();
     if (!ok) throw std::invalid_argument("copy_boxes: source and destination boxes do not pair up (counts differ)");
   }
+  // The slot, or std::out_of_range unless 0 <= slot < kSumSlots.
+  static int check_sum_slot(int slot) {
+    if (slot < 0 || slot >= kSumSlots) throw std::out_of_range("backend: sum slot out of range");
+    return slot;
+  }
 
  private:
   MPI_Comm comm_;
+  std::array<double, kSumSlots> later_sums_{};
 };
 
 // Backend factory by name ("kokkos", "cuda"). Throws BackendUnavailable with a clear message when

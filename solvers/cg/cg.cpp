@@ -2,12 +2,16 @@
 // Per iteration: q = A p with p.q (one pass where the backend fuses them), and one fused reduction for
 // the residual norm (unpreconditioned: fused into the x / r update; preconditioned: r.z and r.r in one
 // dot2, with x += alpha p fused into the direction update p = z + beta p). With the multigrid cycle in float
-// (a double run), r goes to the cycle rounded by the r update itself and z is used in float by dot2 and the
-// direction update, so neither takes a conversion pass (PERKSOLVE_PCG_CONVERT_PASSES=1: the passes, for
-// comparison; the same values). Breakdown (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
+// (a double run), r goes to the cycle rounded by the r update itself and z is used in float by the direction update,
+// so neither takes a conversion pass (PERKSOLVE_PCG_CONVERT_PASSES=1: the passes, for comparison). With a multigrid
+// preconditioner no pass of CG's own reads r and z for the dot products: r.r rides on the r update and r.z on the
+// cycle's last pass (of the rounded r, as the cycle saw it, with the cycle in float), both left in backend sum slots
+// that are collected after the cycle (PERKSOLVE_PCG_DOTS_IN_PASSES=0: dot2 / dot2_mixed, for comparison). Breakdown
+// (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -56,6 +60,12 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     const char* passes = std::getenv("PERKSOLVE_PCG_CONVERT_PASSES");
     const bool mixed = mg && mg->mixed() && !(passes && std::strcmp(passes, "1") == 0);
     if (mixed && !quiet_) log::info("cg: r and z cross to and from the float cycle inside CG's own passes");
+    const char* dots_env = std::getenv("PERKSOLVE_PCG_DOTS_IN_PASSES");
+    // (Not with the conversion passes: they compare against the plain double path.)
+    const bool dots_in_passes =
+        (mixed || (mg && !mg->mixed())) && !(dots_env && std::strcmp(dots_env, "0") == 0);
+    if (dots_in_passes && !quiet_) log::info("cg: r.r from the r update, r.z from the cycle's last pass");
+    constexpr int kRrSlot = 0, kRzSlot = 1;  // sum slots: r.r on CG's backend, r.z on the cycle's
     if (pc_ != "none" && !mixed) {
       z = A.create_vector();
       be.fill(*z, Real(0));
@@ -63,12 +73,16 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     // z = M r (z in Real); the mixed cycle runs from the rounded r that the caller has written.
     auto precondition = [&](const Field<Real>& res) {
       Timers::Scope t(sys.timers, "preconditioner");
-      if (mixed) mg->apply_rounded();
+      if (mixed) mg->apply_rounded(dots_in_passes ? kRzSlot : -1);
       else if (pc_ == "jacobi") be.diag_scale_add(Real(1), res, *d, Real(0), *z);
-      else mg->apply(res, *z);
+      else mg->apply(res, *z, dots_in_passes ? kRzSlot : -1);
     };
-    // {r.z, r.r} after precondition().
-    auto dots_rz_rr = [&]() {
+    // {r.z, r.r} after precondition() (dots_in_passes: the sums its passes and the r update left).
+    auto dots_rz_rr = [&]() -> std::array<double, 2> {
+      if (dots_in_passes) {
+        const double rz_sum = mg->collect_sum(kRzSlot);
+        return {rz_sum, be.collect_sum(kRrSlot)};
+      }
       return mixed ? be.dot2_mixed(*r, mg->rounded_output(), *r, *r) : be.dot2(*r, *z, *r, *r);
     };
     // The solve's clock covers everything after the set-up (the preconditioner's hierarchy): the initial
@@ -97,6 +111,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         be.copy(*r, *p);
       } else {
         if (mixed) mg->round_input(*r);
+        if (dots_in_passes) be.dot_later(*r, *r, kRrSlot);
         precondition(*r);
         const auto dots = dots_rz_rr();
         rz = dots[0], rr = dots[1];
@@ -214,10 +229,14 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       const double alpha = rz / pq;
       {
         // Unpreconditioned: x and r in one pass with r.r. Preconditioned: only r here (r.r comes with r.z from
-        // dot2 below, so nothing waits for it); x += alpha p is fused with the direction update at the end.
+        // dot2 below, or is left in a sum slot, so nothing waits for it); x += alpha p is fused with the direction
+        // update at the end.
         Timers::Scope t(sys.timers, "cg_update", cells,
                         ((pc_ == "none" ? 6.0 : 3.0) * sizeof(Real) + (mixed ? sizeof(OtherReal<Real>) : 0)) * cells);
         if (pc_ == "none") rr = be.cg_update(static_cast<Real>(alpha), *p, *q, sys.x, *r);
+        else if (dots_in_passes && mixed)
+          be.axpby_mixed_norm_later(static_cast<Real>(-alpha), *q, Real(1), *r, mg->rounded_input(), kRrSlot);
+        else if (dots_in_passes) be.axpby_norm_later(static_cast<Real>(-alpha), *q, Real(1), *r, kRrSlot);
         else if (mixed) be.axpby_mixed(static_cast<Real>(-alpha), *q, Real(1), *r, mg->rounded_input());
         else be.axpby(static_cast<Real>(-alpha), *q, Real(1), *r);
       }

@@ -32,11 +32,13 @@ MultigridPreconditioner<Real>::~MultigridPreconditioner() {
 }
 
 template <class Real>
-void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z) {
+void MultigridPreconditioner<Real>::apply(const Field<Real>& r, Field<Real>& z, int slot) {
   if (same_) {
-    same_->precondition(r, z);
+    same_->precondition(r, z, slot);
     return;
   }
+  if (slot >= 0)
+    throw std::logic_error("MultigridPreconditioner::apply: r . z in a sum slot needs the cycle in the run's precision");
   if constexpr (std::is_same_v<Real, double>) {
     round_input(r);
     be_.convert(apply_rounded(), z);
@@ -68,10 +70,10 @@ void MultigridPreconditioner<Real>::round_input(const Field<Real>& r) {
 }
 
 template <class Real>
-const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::apply_rounded() {
+const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::apply_rounded(int slot) {
   if constexpr (std::is_same_v<Real, double>) {
     if (single_) {
-      single_->precondition(*r32_, *z32_);
+      single_->precondition(*r32_, *z32_, slot);
       return *z32_;
     }
   }
@@ -84,6 +86,14 @@ const Field<OtherReal<Real>>& MultigridPreconditioner<Real>::rounded_output() co
     if (single_) return *z32_;
   }
   not_mixed("rounded_output");
+}
+
+template <class Real>
+double MultigridPreconditioner<Real>::collect_sum(int slot) {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (single_) return be32_->collect_sum(slot);
+  }
+  return be_.collect_sum(slot);
 }
 
 template <class Real>

@@ -26,17 +26,25 @@ class MultigridPreconditioner {
                           Timers& timers);
   ~MultigridPreconditioner();
 
-  void apply(const Field<Real>& r, Field<Real>& z);
+  // z = B r; slot >= 0 (the cycle in the run's precision only): the global r . z also left in that sum slot, from
+  // the cycle's last pass where the backend fuses it (Multigrid::precondition).
+  void apply(const Field<Real>& r, Field<Real>& z, int slot = -1);
   std::string describe() const;
+  // The global sum in sum slot `slot` of the cycle's backend (Backend::collect_sum): r . z of apply(r, z, slot) or
+  // apply_rounded(slot).
+  double collect_sum(int slot);
 
   // The cycle in the other precision (precision = "float" in a double run). CG can then skip both conversion
   // passes of apply(): it writes r already rounded into rounded_input() (Backend::axpby_mixed), runs the cycle with
-  // apply_rounded() and uses z in the cycle's precision (Backend::dot2_mixed, cg_advance_mixed). The values are
-  // those of apply(). The four members below are for mixed() only (std::logic_error otherwise).
+  // apply_rounded() and uses z in the cycle's precision (cg_advance_mixed). The values are those of apply(). With a
+  // sum slot, apply_rounded also leaves the global r . z of the rounded r and z (both in the cycle's precision, the
+  // products summed in double) in that slot of the cycle's backend (collect_sum), from the cycle's last pass where the
+  // backend fuses it. The four members below are for mixed() only (std::logic_error otherwise).
   bool mixed() const { return single_ != nullptr; }
   Field<OtherReal<Real>>& rounded_input();
   void round_input(const Field<Real>& r);          // rounded_input() = r rounded (a pass: CG's first residual)
-  const Field<OtherReal<Real>>& apply_rounded();  // z = B r from rounded_input(), in the cycle's precision
+  // z = B r from rounded_input(), in the cycle's precision (slot >= 0: and r . z into that sum slot).
+  const Field<OtherReal<Real>>& apply_rounded(int slot = -1);
   const Field<OtherReal<Real>>& rounded_output() const;  // the z of the last apply_rounded()
 
  private:

@@ -537,7 +537,8 @@ bool Multigrid<Real>::sweep_pairs(const Level& v, bool homogeneous) const {
 }
 
 template <class Real>
-bool Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w, bool want_residual) {
+typename Multigrid<Real>::SmoothExtras Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero,
+                                                               bool may_end_in_w, bool want_residual, int dot_slot) {
   Level& v = *levels_[l];
   Backend<Real>& be = *v.be;
   const std::string& type = cfg_.smoother.type;
@@ -559,8 +560,8 @@ bool Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
     zero = false;
   }
   if (!(constant_jacobi && sweeps > 0)) settle_iterate(v);  // the other smoothers work on x
-  if (sweeps <= 0) return false;
-  bool residual_done = false;
+  SmoothExtras done;
+  if (sweeps <= 0) return done;
   Timers::Scope t(timers_, "mg_smooth");
   const bool hom = v.homogeneous;
   if (constant_jacobi) {
@@ -585,7 +586,12 @@ bool Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
           // refresh would write them).
           refresh_ghosts(v, *dst, hom);
           be.jacobi_pair_residual(A, weight(s), weight(s + 1), *v.b, *dst, *v.r);
-          residual_done = true;
+          done.residual = true;
+        } else if (!zero && dot_slot >= 0 && s + 2 == sweeps) {
+          // The last pass, from x: b . x of its result too.
+          refresh_ghosts(v, *src, hom);
+          be.jacobi_update_pair_dot(A, weight(s), weight(s + 1), *v.b, *src, *dst, dot_slot);
+          done.dot = true;
         } else {
           if (!zero) refresh_ghosts(v, *src, hom);
           be.jacobi_update_pair(A, weight(s), weight(s + 1), *v.b, zero ? nullptr : src, *dst);
@@ -635,7 +641,7 @@ bool Multigrid<Real>::smooth(int l, long sweeps, bool post, bool zero, bool may_
       rho = rho_new;
     }
   }
-  return residual_done;
+  return done;
 }
 
 template <class Real>
@@ -764,7 +770,7 @@ void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero
     coarse_solve(l, zero);
     return;
   }
-  if (smooth(l, cfg_.pre, false, zero, /*may_end_in_w=*/true, /*want_residual=*/true))
+  if (smooth(l, cfg_.pre, false, zero, /*may_end_in_w=*/true, /*want_residual=*/true).residual)
     restrict_field(l, *f.r);  // the smoothing's last pass wrote the residual
   else
     restrict_residual(l);
@@ -782,7 +788,9 @@ void Multigrid<Real>::run_cycle_levels(int l, const std::string& type, bool zero
     }
   }
   prolongate_correction(l);
-  smooth(l, cfg_.post, true, false);
+  // precondition()'s r . z rides on the fine level's last pass (not inside a persistent program of level 0).
+  const int dot_slot = l == 0 && persistent_level_ != 0 ? fine_dot_slot_ : -1;
+  if (smooth(l, cfg_.post, true, false, false, false, dot_slot).dot) fine_dot_done_ = true;
   settle_iterate(f);
 }
 
@@ -803,12 +811,13 @@ bool Multigrid<Real>::replayable() const {
 }
 
 template <class Real>
-void Multigrid<Real>::run_recorded(const Field<Real>& b, const Field<Real>& x, const std::function<void()>& run) {
+void Multigrid<Real>::run_recorded(const Field<Real>& b, const Field<Real>& x, int variant,
+                                   const std::function<void()>& run) {
   if (!replayable()) {
     run();
     return;
   }
-  Recording& rec = recordings_[{b.data(), x.data()}];
+  Recording& rec = recordings_[{b.data(), x.data(), variant}];
   // The first run happens directly: it sizes scratch buffers and sets up kernels outside a recording.
   if (rec.runs++ == 0) {
     run();
@@ -828,7 +837,7 @@ void Multigrid<Real>::run_recorded(const Field<Real>& b, const Field<Real>& x, c
 template <class Real>
 void Multigrid<Real>::cycle(const Field<Real>& b, Field<Real>& x) {
   enter_mode(false);
-  run_recorded(b, x, [this, bp = &b, xp = &x] {
+  run_recorded(b, x, -1, [this, bp = &b, xp = &x] {
     Level& f = *levels_[0];
     f.b = bp;
     f.x = xp;
@@ -838,14 +847,23 @@ void Multigrid<Real>::cycle(const Field<Real>& b, Field<Real>& x) {
 }
 
 template <class Real>
-void Multigrid<Real>::precondition(const Field<Real>& r, Field<Real>& z) {
+void Multigrid<Real>::precondition(const Field<Real>& r, Field<Real>& z, int dot_slot) {
   enter_mode(true);
-  run_recorded(r, z, [this, rp = &r, zp = &z] {
+  run_recorded(r, z, dot_slot, [this, rp = &r, zp = &z, dot_slot] {
     Level& f = *levels_[0];
     f.b = rp;
     f.x = zp;
     f.homogeneous = true;
-    run_cycle(0, cfg_.cycle, true);
+    fine_dot_slot_ = dot_slot;
+    fine_dot_done_ = false;
+    try {
+      run_cycle(0, cfg_.cycle, true);
+    } catch (...) {
+      fine_dot_slot_ = -1;
+      throw;
+    }
+    fine_dot_slot_ = -1;
+    if (dot_slot >= 0 && !fine_dot_done_) f.be->dot_later(*rp, *zp, dot_slot);
   });
 }
 

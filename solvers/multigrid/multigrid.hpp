@@ -34,8 +34,10 @@ class Multigrid {
   // Full multigrid from the guess x: residual equation restricted to every level, solved on the
   // coarsest, then interpolated up with one cycle per level.
   void fmg(const Field<Real>& b, Field<Real>& x);
-  // Preconditioner: z = B r, one cycle from z = 0 with homogeneous boundary values.
-  void precondition(const Field<Real>& r, Field<Real>& z);
+  // Preconditioner: z = B r, one cycle from z = 0 with homogeneous boundary values. dot_slot >= 0: the global r . z
+  // is also left in that sum slot of the fine level's backend (Backend::collect_sum reads it), computed by the cycle's
+  // last pass where it can (Backend::jacobi_update_pair_dot), else by a dot pass after it.
+  void precondition(const Field<Real>& r, Field<Real>& z, int dot_slot = -1);
 
   int levels() const { return static_cast<int>(levels_.size()); }
   std::string describe() const;  // one line per level
@@ -50,9 +52,15 @@ class Multigrid {
   // First level of the persistent part of a V-cycle (every level from it down qualifies), or -1.
   int persistent_level() const;
   // may_end_in_w: the result may be left in the level's w (Level::iterate_in_w; the pre-smoothing of a cycle).
-  // want_residual: the caller needs r = b - A x next; returns true when the smoothing's last pass also wrote it into
-  // the level's r (a pair of sweeps from zero: Backend::jacobi_pair_residual).
-  bool smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false, bool want_residual = false);
+  // want_residual: the caller needs r = b - A x next; `residual` is true when the smoothing's last pass also wrote it
+  // into the level's r (a pair of sweeps from zero: Backend::jacobi_pair_residual). dot_slot >= 0: the caller needs
+  // b . x of the result in that sum slot; `dot` is true when the last pass left it there (a pair of sweeps from x:
+  // Backend::jacobi_update_pair_dot).
+  struct SmoothExtras {
+    bool residual = false, dot = false;
+  };
+  SmoothExtras smooth(int l, long sweeps, bool post, bool zero, bool may_end_in_w = false, bool want_residual = false,
+                      int dot_slot = -1);
   bool sweep_pairs(const Level& v, bool homogeneous) const;
   bool jacobi_weights_form(long sweeps) const;  // one Jacobi sweep per weight (weighted Jacobi, Chebyshev <= 4)
   bool jacobi_product_form(long sweeps) const;  // the same, at least two sweeps
@@ -60,8 +68,8 @@ class Multigrid {
   void settle_iterate(Level& v);          // moves the iterate into x
   void coarse_solve(int l, bool zero);
   // The first cycle with these fields runs directly; the second records it (Backend::record), and later
-  // cycles replay the recording. `run` issues the cycle.
-  void run_recorded(const Field<Real>& b, const Field<Real>& x, const std::function<void()>& run);
+  // cycles replay the recording. `run` issues the cycle; `variant` tells apart different work on the same fields.
+  void run_recorded(const Field<Real>& b, const Field<Real>& x, int variant, const std::function<void()>& run);
   bool replayable() const;
   void restrict_residual(int l);      // r_l -> b_{l+1}
   void prolongate_correction(int l);  // x_l += P x_{l+1}
@@ -85,7 +93,7 @@ class Multigrid {
     int runs = 0;
     std::unique_ptr<RecordedWork> work;
   };
-  std::map<std::pair<const void*, const void*>, Recording> recordings_;  // by the device storage of (b, x)
+  std::map<std::tuple<const void*, const void*, int>, Recording> recordings_;  // by the storage of (b, x), variant
   bool record_failed_ = false;
   // Persistent programs of the levels from persistent_level_ down, by (b, x storage, zero guess, homogeneous).
   int persistent_level_ = -1;
@@ -93,6 +101,9 @@ class Multigrid {
   int mode_ = -1;  // enter_mode: -1 none yet, 0 inhomogeneous, 1 homogeneous
   bool sweep_pairs_enabled_ = true;  // PERKSOLVE_MG_SWEEP_PAIRS=0 turns Backend::jacobi_update_pair off
   bool residual_pairs_enabled_ = true;  // PERKSOLVE_MG_PAIR_RESIDUAL=0 turns Backend::jacobi_pair_residual off
+  // precondition() with a dot: the sum slot while the cycle is issued (-1: none), and whether the last pass filled it.
+  int fine_dot_slot_ = -1;
+  bool fine_dot_done_ = false;
 };
 
 }  // namespace perksolve

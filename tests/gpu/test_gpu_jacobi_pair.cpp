@@ -2,14 +2,17 @@
 // the two sweeps one by one on the same device (jacobi_update, or scale from zero, into an intermediate whose ghosts
 // hold +0): bit for bit on the owned cells, ghosts of the output untouched (NaN poison), on random data with random
 // ghosts of x; and against the Kokkos backend's pair to a tolerance. The same for jacobi_pair_residual (the pair from
-// zero and the residual of its result) against jacobi_update_pair followed by residual(). Layouts: several tiles along x and y, partial
-// tiles, chunks along z, a ghost wider than the radius, padded rows (packed rows have no pair kernel). Without a CUDA device: SKIPPED.
+// zero and the residual of its result) against jacobi_update_pair followed by residual(), and for jacobi_update_pair_dot
+// (the pair from x with b . out, also replayed from a recording). Layouts: several tiles along x and y, partial tiles,
+// chunks along z, a ghost wider than the radius, padded rows (packed rows have no pair kernel). Without a CUDA device:
+// SKIPPED.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -162,6 +165,56 @@ TEST(CudaJacobiPair, ResidualTilesFloat) { pair_residual_test<float>({300, 37, 7
 TEST(CudaJacobiPair, ResidualOddCubeFloat) { pair_residual_test<float>({255, 17, 29}, {1, 1, 1}, kGridRowAlign); }
 TEST(CudaJacobiPair, ResidualWideGhostDouble) { pair_residual_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
 TEST(CudaJacobiPair, ResidualWideGhostFloat) { pair_residual_test<float>({257, 3, 4}, {2, 1, 3}, kGridRowAlign); }
+
+// The pair from x with b . out (CudaBackend::jacobi_update_pair_dot) against jacobi_update_pair: out bit for bit on the
+// owned cells, out's ghosts untouched (NaN poison), and the sum in the slot against dot(b, out) to 1e-13 relative (the
+// same products, summed in another order). Then recorded as a CUDA graph and replayed on new b: the slot holds the new
+// sum (the partials, their finish and the copy to the host are in the graph).
+template <class Real>
+void pair_dot_test(std::array<int, 3> n, std::array<int, 3> ghost, int align) {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  const FieldLayout l = pair_layout(n, ghost, align);
+  const Stencil s = pair_laplacian(l);
+  ASSERT_TRUE(gpu->jacobi_pair_supported(s, l));
+  const Real w1 = Real(0.9), w2 = Real(1.3);
+  const auto hx = gpu_test::random_values<Real>(l.size(), 24), hb = gpu_test::random_values<Real>(l.size(), 25);
+  const auto poison = gpu_test::nan_values<Real>(l.size());
+  auto x = gpu->create_field(l), b = gpu->create_field(l), out1 = gpu->create_field(l), out2 = gpu->create_field(l);
+  gpu->upload(*x, hx);
+  gpu->upload(*b, hb);
+  gpu->upload(*out1, poison);
+  gpu->upload(*out2, poison);
+  gpu->jacobi_update_pair(s, w1, w2, *b, x.get(), *out1);
+  gpu->jacobi_update_pair_dot(s, w1, w2, *b, *x, *out2, 1);
+  const double got = gpu->collect_sum(1);
+  const std::string what = std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+  long ghost_bad = 0;
+  EXPECT_EQ(owned_mismatches(l, gpu_test::download(*gpu, *out1), gpu_test::download(*gpu, *out2), &ghost_bad), 0)
+      << what << ": out differs from jacobi_update_pair";
+  EXPECT_EQ(ghost_bad, 0) << what << ": ghost cells of out were written";
+  // |b| |out| bounds the sums' rounding; the dot itself may be small.
+  const double scale = std::sqrt(gpu->dot(*b, *b) * gpu->dot(*out1, *out1));
+  const double want = gpu->dot(*b, *out1);
+  EXPECT_GT(scale, 0.0);
+  EXPECT_NEAR(got, want, 1e-13 * scale) << what << ": b . out";
+  // Recorded, then replayed on new b (the same storage).
+  std::unique_ptr<RecordedWork> rec = gpu->record([&] { gpu->jacobi_update_pair_dot(s, w1, w2, *b, *x, *out2, 0); });
+  ASSERT_NE(rec, nullptr) << what << ": the pair with its dot could not be recorded";
+  gpu->upload(*b, gpu_test::random_values<Real>(l.size(), 26));
+  rec->replay();
+  const double replayed = gpu->collect_sum(0);
+  gpu->jacobi_update_pair(s, w1, w2, *b, x.get(), *out1);
+  EXPECT_EQ(owned_mismatches(l, gpu_test::download(*gpu, *out1), gpu_test::download(*gpu, *out2), &ghost_bad), 0)
+      << what << ": replayed out differs";
+  const double want2 = gpu->dot(*b, *out1);
+  EXPECT_NE(want2, want) << what << ": the new b changed nothing (the test would not see a stale slot)";
+  EXPECT_NEAR(replayed, want2, 1e-13 * std::sqrt(gpu->dot(*b, *b) * gpu->dot(*out1, *out1))) << what << ": replayed b . out";
+}
+
+TEST(CudaJacobiPair, DotTilesDouble) { pair_dot_test<double>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, DotTilesFloat) { pair_dot_test<float>({300, 37, 71}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, DotOddCubeFloat) { pair_dot_test<float>({255, 17, 29}, {1, 1, 1}, kGridRowAlign); }
+TEST(CudaJacobiPair, DotWideGhostDouble) { pair_dot_test<double>({130, 9, 5}, {2, 2, 2}, 4); }
 
 // Rows that do not start on 16-byte boundaries have no pair kernel (the sweeps run one by one).
 TEST(CudaJacobiPair, PackedRowsUnsupported) {

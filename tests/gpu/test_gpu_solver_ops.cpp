@@ -235,6 +235,25 @@ void blas_ops_test() {
       expect_close(l, down(ref, *y.r), down(*gpu, *y.g), hr, tol<Real>(), "axpby_mixed y " + tag);
       // y_other carries the rounding of y (Real), which the reference computes in another order.
       expect_close(l, down(ref_other, *yor), down(*other, *yo), hpo, tol<Real>(), "axpby_mixed y_other " + tag);
+      // axpby_mixed_norm_later: the values of axpby_mixed, and y.y of the new y in the sum slot (as dot(y, y), up to
+      // the order of the sums); dot_later into the other slot at the same time: each slot keeps its own sum.
+      {
+        Pair<Real> yn(*gpu, ref, l, hr);
+        auto yno = other->create_field(l);
+        other->upload(*yno, hpo);
+        gpu->dot_later(*x.g, *x.g, 1);
+        gpu->axpby_mixed_norm_later(alpha, *x.g, beta, *yn.g, *yno, 0);
+        const double rr = gpu->collect_sum(0), xx_later = gpu->collect_sum(1);
+        EXPECT_TRUE(same(*yn.g, *y.g)) << "axpby_mixed_norm_later y != axpby_mixed " << tag;
+        EXPECT_EQ(std::memcmp(down(*other, *yno).data(), down(*other, *yo).data(), L * sizeof(Other)), 0)
+            << "axpby_mixed_norm_later y_other != axpby_mixed (ghosts included) " << tag;
+        const double rr_dot = gpu->dot(*y.g, *y.g), xx_dot = gpu->dot(*x.g, *x.g);
+        EXPECT_GT(rr_dot, 0.0);
+        EXPECT_NEAR(rr, rr_dot, 1e-13 * rr_dot) << "axpby_mixed_norm_later y.y " << tag;
+        EXPECT_EQ(xx_later, xx_dot) << "dot_later x.x != dot (the same kernel and order) " << tag;
+        ref.axpby_mixed_norm_later(alpha, *x.r, beta, *yn.r, *yor, 0);  // the default: axpby_mixed, dot_later
+        EXPECT_EQ(ref.collect_sum(0), ref.dot(*yn.r, *yn.r)) << "Kokkos axpby_mixed_norm_later y.y " << tag;
+      }
       // dot2_mixed: the same sums as dot2 with the converted operand, exactly.
       const auto dm = gpu->dot2_mixed(*x.g, *zo, *y.g, *x.g);
       const auto dc = gpu->dot2(*x.g, *zc, *y.g, *x.g);

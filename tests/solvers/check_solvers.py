@@ -567,9 +567,12 @@ def check_sweep_pairs():
 
 def check_float_handover():
     """With the multigrid cycle in float, CG hands r to the cycle rounded inside its r update and uses z in float
-    (axpby_mixed, dot2_mixed, cg_advance_mixed): the residual history is identical, to the printed digits, to a run
-    with the conversion passes (PERKSOLVE_PCG_CONVERT_PASSES=1), on one rank and on four; a double cycle says nothing
-    about it."""
+    (axpby_mixed, cg_advance_mixed). With its dot products from the r update and the cycle's last pass
+    (PERKSOLVE_PCG_DOTS_IN_PASSES=0 turns that off: dot2_mixed) the residual history is identical, to the printed
+    digits, to a run with the conversion passes (PERKSOLVE_PCG_CONVERT_PASSES=1), on one rank and on four. With them
+    (the default) r.z is that of the rounded r: the same iteration count and every residual within 1e-5 relative (a few
+    units of the printed seventh digit; a wrong or stale sum moves them by far more). A double cycle says nothing
+    about the hand-over, and its dot products in passes are dot2's up to the order of the sums (within 1e-9)."""
     pc = "solver.preconditioner"
     cases = [
         ([f'{pc}.coarse.type="direct"'], None),
@@ -577,22 +580,45 @@ def check_float_handover():
         ([f'{pc}.smoother.type="chebyshev"', f'{pc}.replay="off"'], 4),
     ]
     line = "inside CG's own passes"
+    dots_line = "r.z from the cycle's last pass"
+    modes = (("in-passes", {}), ("dot2", {"PERKSOLVE_PCG_DOTS_IN_PASSES": "0"}),
+             ("passes", {"PERKSOLVE_PCG_CONVERT_PASSES": "1"}))
     for extra, ranks in cases:
         args = [deck("pcg_mg_poisson3d.toml"), "monitor.every=1", "grid.extents=[31,31,31]",
                 f'{pc}.precision="float"'] + extra
         hist = {}
-        for mode, env in (("fused", {}), ("passes", {"PERKSOLVE_PCG_CONVERT_PASSES": "1"})):
+        for mode, env in modes:
             p = run(args, np=ranks, expect=0, env=env)
-            if (line in p.stdout) != (mode == "fused"):
-                fail(f"{extra} ({mode}): hand-over line {'missing' if mode == 'fused' else 'unexpected'}:\n{p.stdout[:2000]}")
+            if (line in p.stdout) != (mode != "passes"):
+                fail(f"{extra} ({mode}): hand-over line {'missing' if mode != 'passes' else 'unexpected'}:\n{p.stdout[:2000]}")
+            if (dots_line in p.stdout) != (mode == "in-passes"):
+                fail(f"{extra} ({mode}): dot-products line {'missing' if mode == 'in-passes' else 'unexpected'}:\n"
+                     f"{p.stdout[:2000]}")
             hist[mode] = history(p.stdout)
-        if len(hist["fused"]) < 3 or hist["fused"] != hist["passes"]:
-            fail(f"{extra}: history {hist['fused']} differs from the conversion passes' {hist['passes']}")
-        print(f"float cycle {' '.join(extra)} on {ranks or 1} rank(s): {len(hist['fused']) - 1} iterations, identical history")
-    p = run([deck("pcg_mg_poisson3d.toml"), "grid.extents=[15,15,15]"], expect=0)
-    if line in p.stdout:
-        fail("a double cycle claims the float hand-over:\n" + p.stdout[:2000])
-    print("double cycle: no hand-over")
+        if len(hist["dot2"]) < 3 or hist["dot2"] != hist["passes"]:
+            fail(f"{extra}: history {hist['dot2']} differs from the conversion passes' {hist['passes']}")
+        a, b = hist["in-passes"], hist["passes"]
+        if len(a) != len(b) or any(abs(u - v) > 1e-5 * abs(v) for u, v in zip(a, b)):
+            fail(f"{extra}: history with the dot products in passes {a} is not within 1e-5 of {b}")
+        dev = max(abs(u - v) / abs(v) for u, v in zip(a, b))
+        print(f"float cycle {' '.join(extra)} on {ranks or 1} rank(s): {len(b) - 1} iterations, identical history "
+              f"(dot2); dot products in passes within {dev:.1e}")
+    # A double cycle: no hand-over; its dot products in passes give the values of dot2 up to the order of the sums.
+    args = [deck("pcg_mg_poisson3d.toml"), "monitor.every=1", "grid.extents=[31,31,31]"]
+    hist = {}
+    for mode, env in modes[:2]:
+        p = run(args, expect=0, env=env)
+        if line in p.stdout:
+            fail("a double cycle claims the float hand-over:\n" + p.stdout[:2000])
+        if (dots_line in p.stdout) != (mode == "in-passes"):
+            fail(f"double cycle ({mode}): dot-products line {'missing' if mode == 'in-passes' else 'unexpected'}:\n"
+                 f"{p.stdout[:2000]}")
+        hist[mode] = history(p.stdout)
+    a, b = hist["in-passes"], hist["dot2"]
+    if len(b) < 3 or len(a) != len(b) or any(abs(u - v) > 1e-9 * abs(v) for u, v in zip(a, b)):
+        fail(f"double cycle: history with the dot products in passes {a} is not within 1e-9 of dot2's {b}")
+    print(f"double cycle: no hand-over; dot products in passes within "
+          f"{max(abs(u - v) / abs(v) for u, v in zip(a, b)):.1e} of dot2's ({len(b) - 1} iterations)")
 
 
 def main():

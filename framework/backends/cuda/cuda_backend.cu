@@ -61,17 +61,6 @@ __global__ void fill_kernel(Real* p, long n, Real v) {
     p[i] = v;
 }
 
-template <class Real>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
-    axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, OwnedRows m) {
-  constexpr int U = row_batch<Real>();
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[2][U];
-    load_row_cells<U>(n, lim, v, {x, y});
-    for_live_cells<U>(n, lim, [&](int u, long e) { y[e] = cuda_ops::axpby_value(a, v[0][u], b, v[1][u]); });
-  });
-}
-
 // Block reduction of one double (sum or NaN-propagating max) written to out[blockIdx.x].
 template <bool MAX>
 __device__ __forceinline__ void block_reduce_store(double v, double* out) {
@@ -87,6 +76,25 @@ __device__ __forceinline__ void block_reduce_store(double v, double* out) {
     for (int w = 1; w < static_cast<int>(blockDim.x) / 32; ++w) s = MAX ? nan_max(s, warp_vals[w]) : s + warp_vals[w];
     out[blockIdx.x] = s;
   }
+}
+
+// y = a x + b y; NORM: the block's sum of y.y of the new y at partials[blockIdx.x].
+template <class Real, bool NORM = false>
+__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
+    axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, OwnedRows m,
+                 double* partials = nullptr) {
+  constexpr int U = row_batch<Real>();
+  double acc = 0.0;
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real v[2][U];
+    load_row_cells<U>(n, lim, v, {x, y});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      const Real yn = cuda_ops::axpby_value(a, v[0][u], b, v[1][u]);
+      y[e] = yn;
+      if constexpr (NORM) acc += static_cast<double>(yn) * static_cast<double>(yn);
+    });
+  });
+  if constexpr (NORM) block_reduce_store<false>(acc, partials);
 }
 
 template <class Real>
@@ -506,6 +514,49 @@ double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
 }
 
 template <class Real>
+void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, int slot) {
+  require_same_layout(x.layout(), y.layout(), "axpby_norm_later");
+  this->check_sum_slot(slot);
+  int blocks = 0;
+  if (x.layout().owned_size() > 0) {
+    const OwnedRows m = owned_rows(x.layout());
+    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
+    axpby_kernel<Real, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(), m, partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel");
+  }
+  finish_partials_later(blocks, slot);
+}
+
+template <class Real>
+void CudaBackend<Real>::finish_partials_later(int count, int slot) {
+  static_assert(2 + Backend<Real>::kSumSlots <= 4, "result_dev_ holds two sums and the sum slots");
+  double* const dev = result_dev_ + 2 + this->check_sum_slot(slot);
+  finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, std::max(count, 0), dev);  // (0 partials: +0)
+  PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_ + 2 + slot, dev, sizeof(double), cudaMemcpyDeviceToHost, stream_));
+}
+
+template <class Real>
+void CudaBackend<Real>::dot_later(const Field<Real>& x, const Field<Real>& y, int slot) {
+  require_same_layout(x.layout(), y.layout(), "dot_later");
+  int blocks = 0;
+  if (x.layout().owned_size() > 0) {
+    const OwnedRows m = owned_rows(x.layout());
+    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
+    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), m, partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("dot_kernel");
+  }
+  finish_partials_later(blocks, slot);
+}
+
+template <class Real>
+double CudaBackend<Real>::collect_sum(int slot) {
+  const int k = this->check_sum_slot(slot);
+  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return this->allreduce_sum(result_host_[2 + k]);
+}
+
+template <class Real>
 double CudaBackend<Real>::norm2(const Field<Real>& x) {
   return std::sqrt(dot(x, x));
 }
@@ -671,15 +722,33 @@ void CudaBackend<Real>::jacobi_pair_residual(const Stencil& A, Real omega1, Real
 }
 
 template <class Real>
+void CudaBackend<Real>::jacobi_update_pair_dot(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b,
+                                               const Field<Real>& x, Field<Real>& out, int slot) {
+  this->check_jacobi_pair_call(A, b, &x, out);
+  run_pair(A, omega1, omega2, b, &x, out, nullptr, this->check_sum_slot(slot));
+}
+
+template <class Real>
 void CudaBackend<Real>::run_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
-                                 Field<Real>& out, Field<Real>* r) {
+                                 Field<Real>& out, Field<Real>* r, int dot_slot) {
   const FieldLayout& l = b.layout();
-  if (l.owned_size() <= 0) return;
+  if (l.owned_size() <= 0) {
+    if (dot_slot >= 0) finish_partials_later(0, dot_slot);
+    return;
+  }
   StencilRequest<Real> q = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
   const Real center = static_cast<Real>(A.center_coeff());
-  cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, x == nullptr,
-                                        r ? as_cuda(*r).data() : nullptr);
+  const long blocks = cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, x == nullptr,
+                                                            r ? as_cuda(*r).data() : nullptr,
+                                                            dot_slot >= 0 ? partials_ : nullptr);
   last_path_ = CudaStencilPath::templated;
+  if (dot_slot < 0) return;
+  if (blocks >= 0) {
+    finish_partials_later(static_cast<int>(blocks), dot_slot);
+  } else {  // more blocks than partial slots: the pair, then its own dot pass
+    run_pair(A, omega1, omega2, b, x, out, r);
+    dot_later(b, out, dot_slot);
+  }
 }
 
 template <class Real>

@@ -96,6 +96,12 @@ class CudaBackend final : public Backend<Real> {
   // The pair kernel's residual variant: w and r from one read of b.
   void jacobi_pair_residual(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, Field<Real>& out,
                             Field<Real>& r) override;
+  // The pair kernel's dot variant: b . out summed by the kernel's blocks, finished on the device.
+  void jacobi_update_pair_dot(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>& x,
+                              Field<Real>& out, int slot) override;
+  // Sum slots: the finished sum is copied to pinned host memory in stream order; collect_sum synchronises.
+  void dot_later(const Field<Real>& x, const Field<Real>& y, int slot) override;
+  double collect_sum(int slot) override;
 
   void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) override;
   void unpack(Field<Real>& f, std::span<const IndexBox> boxes, const Real* host) override;
@@ -129,6 +135,9 @@ class CudaBackend final : public Backend<Real> {
   void cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) override;
   void convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) override;
   void axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other) override;
+  void axpby_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, int slot) override;
+  void axpby_mixed_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other,
+                              int slot) override;
   std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
                                    const Field<Real>& v) override;
   void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
@@ -190,10 +199,13 @@ class CudaBackend final : public Backend<Real> {
   // Jacobi mode returns the fused norm unless `want_norm` is false (then nothing waits for the kernel).
   double run_stencil(Mode mode, const Stencil& A, Real scale, const Field<Real>* b, const Field<Real>& x,
                      Field<Real>& out, bool want_norm = true);
-  // The pair kernel for jacobi_update_pair (r null) and jacobi_pair_residual (x null), after their argument checks.
+  // The pair kernel for jacobi_update_pair (r null) and jacobi_pair_residual (x null), after their argument checks;
+  // dot_slot >= 0: b . out into that sum slot (from x).
   void run_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
-                Field<Real>& out, Field<Real>* r);
+                Field<Real>& out, Field<Real>* r, int dot_slot = -1);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
+  // The same sum into sum slot `slot` (result_dev_[2 + slot], then its pinned copy), without waiting.
+  void finish_partials_later(int count, int slot);
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
   std::array<double, 2> allreduce_pair(const std::array<double, 2>& local) const;  // MPI sum of both at once
@@ -213,8 +225,8 @@ class CudaBackend final : public Backend<Real> {
                                                // attributes, e.g. the memory clock, cost ~1 ms per query)
   double* partials_ = nullptr;  // device, kMaxPartials doubles
   unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
-  double* result_dev_ = nullptr;   // 4 doubles
-  double* result_host_ = nullptr;  // pinned, 4 doubles
+  double* result_dev_ = nullptr;   // 4 doubles: [0, 2) finish_partials / finish_partials2, [2, 4) the sum slots
+  double* result_host_ = nullptr;  // pinned, 4 doubles (the same)
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer

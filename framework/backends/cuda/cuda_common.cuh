@@ -68,11 +68,14 @@ template <class Real>
 int launch_generic_stencil(const StencilRequest<Real>& r, StencilMode mode);
 // Two Jacobi sweeps in one pass (jacobi_pair.cu): whether the shape has a pair kernel that fits the layout, and the
 // launch (s1, s2 = omega / a_centre; zero: from x = 0; residual: also b - A out there, from zero only, the allocation
-// base of a field of the same layout; throws std::logic_error where none is available).
+// base of a field of the same layout; dot: the blocks' partial sums of b . out there, from x only; throws
+// std::logic_error where none is available). Returns the block count (the partials of dot), or -1 when dot needs more
+// blocks than kMaxPartials (nothing launched).
 template <class Real>
 bool jacobi_pair_available(const ShapeSpec& s, const FieldLayout& l);
 template <class Real>
-void launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero, Real* residual = nullptr);
+long launch_jacobi_pair(const StencilRequest<Real>& r, Real s1, Real s2, bool zero, Real* residual = nullptr,
+                        double* dot = nullptr);
 
 // A vector of N elements of Real for one load or store of up to 16 bytes, and its elements into an array.
 template <class Real, int N>

@@ -16,6 +16,8 @@
 //  * Per output the sums run in the canonical offset order (dz outer, then dy, dx), as in the streaming kernel
 //    (stencil_kernels.cuh), and the update is x + s (b - sum): the bits of two jacobi_update calls.
 //  * From zero (ZERO): x is not read, x1 = s1 b (the bits of scale()).
+//  * From x with the dot product b . out (DOT; Backend::jacobi_update_pair_dot): each thread sums b out of its output
+//    cells in double, and the block's sum goes to dot[blockIdx.x] (the caller sums the blocks' partials).
 //  * From zero with the residual (RESID; Backend::jacobi_pair_residual): x1 = s1 b is read through the x path from
 //    the b window (which then has the x window's rows), stage 1 computes the second sweep x2 on the widened region
 //    and stores its tile cells, and stage 2 computes r = b - A x2 on the tile (x2 outside the owned cells +0).
@@ -30,6 +32,7 @@
 #include <numeric>
 
 #include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
 namespace perksolve::cuda_detail {
@@ -87,6 +90,7 @@ struct JacobiPairArgs {
   const Real* b;
   Real* out;
   Real* res;  // RESID: r = b - A out
+  double* dot;  // DOT: the block's partial sum of b . out, at dot[blockIdx.x]
   int row_stride, step;  // y and z strides (elements)
   int nx, ny, ns, gx, gy, gz;
   int tiles_x, tiles, chunk;
@@ -158,7 +162,7 @@ __device__ __forceinline__ Real pair_column_sum(const Real* c, Col&& col, Plane&
   return sum;
 }
 
-template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS, bool RESID>
+template <class Real, int KIND, int RADIUS, bool ZERO, int STEPS, bool RESID, bool DOT>
 __global__ void __launch_bounds__(
     JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS, RESID>::NT,
     JacobiPairCfg<Real, ShapeSpec{3, static_cast<ShapeKind>(KIND), RADIUS}, ZERO, STEPS, RESID>::MINB)
@@ -167,6 +171,7 @@ __global__ void __launch_bounds__(
   using C = JacobiPairCfg<Real, S, ZERO, STEPS, RESID>;
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1, P = C::P, SP = C::SP;
   constexpr int K2 = C::K2, KH = C::KH, KC = K2 + KH;
+  static_assert(!DOT || C::XWIN, "DOT runs from x");
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
   Real* const x1r = ring + NSX * C::STAGE;
@@ -270,6 +275,7 @@ __global__ void __launch_bounds__(
   // j = i - 1), then stage 1 of step i (x1 on plane s0 + i - R from x planes j = i .. i + 2R and b plane j = i + R,
   // into x1 slot i). Stage 2 first, so that step i's x1 takes the register of step i - 1 - 2R just after its last use.
   const int nstep = L + 2 * R + 1;
+  double dot_sum = 0.0;  // DOT: b . out over the thread's output cells
   for (int i0 = 0; i0 < nstep; i0 += C::PERIOD) {
     static_for<0, C::PERIOD>([&](auto UU) {
       constexpr int U = decltype(UU)::value;
@@ -305,8 +311,11 @@ __global__ void __launch_bounds__(
           const Real r = bq[k][(U + P - 1) % P] - sum;
           if constexpr (RESID)
             a.res[out2[k] + p2 * a.step] = r;
-          else
-            a.out[out2[k] + p2 * a.step] = x1q[k][(U + 2 * P - 1 - R) % P] + a.s2 * r;
+          else {
+            const Real o = x1q[k][(U + 2 * P - 1 - R) % P] + a.s2 * r;
+            a.out[out2[k] + p2 * a.step] = o;
+            if constexpr (DOT) dot_sum += static_cast<double>(bq[k][(U + P - 1) % P]) * static_cast<double>(o);
+          }
         }
       }
 
@@ -345,6 +354,7 @@ __global__ void __launch_bounds__(
     });
   }
   cp_async_wait<0>();
+  if constexpr (DOT) store_block_partial<NT>(a.dot, dot_sum);
 }
 
 // Whether the pair kernel can run on this layout: ghosts at least the radius wide, rows on 16-byte boundaries (the
@@ -358,12 +368,14 @@ bool jacobi_pair_layout_fits(const FieldLayout& l, int radius) {
 }
 
 // Launches the pair kernel of shape S on a layout that fits (jacobi_pair_layout_fits); RESID: also r = b - A out into
-// res (from zero).
-template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool RESID = false>
-void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, Real* res = nullptr) {
+// res (from zero); DOT: the blocks' partial sums of b . out into dot[0 ..). Returns the block count (DOT: the partials
+// written), or -1 when DOT would need more than kMaxPartials blocks (nothing launched).
+template <class Real, ShapeSpec S, bool ZERO, int STEPS, bool RESID = false, bool DOT = false>
+long launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, Real* res = nullptr,
+                              double* dot = nullptr) {
   using C = JacobiPairCfg<Real, S, ZERO, STEPS, RESID>;
   const FieldLayout& l = r.layout;
-  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS, RESID>;
+  auto kernel = jacobi_pair_kernel<Real, static_cast<int>(S.kind), S.radius, ZERO, STEPS, RESID, DOT>;
   static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   JacobiPairArgs<Real, kMaxTemplatedPoints> a{};
   const long origin = l.index(0, 0, 0);
@@ -371,6 +383,7 @@ void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, R
   a.b = r.b + origin;
   a.out = r.out + origin;
   a.res = RESID ? res + origin : nullptr;
+  a.dot = DOT ? dot : nullptr;
   a.row_stride = static_cast<int>(l.stride_y());
   a.step = static_cast<int>(l.stride_z());
   a.nx = l.n[0];
@@ -384,14 +397,18 @@ void launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, R
   a.s1 = s1;
   a.s2 = s2;
   for (int p = 0; p < StreamGeo<S>::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
-  if (a.tiles <= 0 || a.ns <= 0) return;
-  // Chunks along z: the count with the fewest rounds of blocks x (planes + re-read halo planes) per block.
+  if (a.tiles <= 0 || a.ns <= 0) return 0;
+  if (DOT && a.tiles > kMaxPartials) return -1;
+  // Chunks along z: the count with the fewest rounds of blocks x (planes + re-read halo planes) per block (DOT: at
+  // most one partial sum per slot of the partials).
   const long resident = static_cast<long>(per_sm) * r.sm_count;
-  const long best_q = best_stream_chunk_count(a.ns, a.tiles, resident, 1, a.ns, 4 * S.radius, 16);
+  long best_q = best_stream_chunk_count(a.ns, a.tiles, resident, 1, a.ns, 4 * S.radius, 16);
+  if (DOT) best_q = std::min(best_q, static_cast<long>(kMaxPartials / a.tiles));
   a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   const long blocks = static_cast<long>(a.tiles) * ((a.ns + a.chunk - 1) / a.chunk);
   kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
   PERKSOLVE_CUDA_CHECK_LAUNCH("jacobi_pair_kernel");
+  return blocks;
 }
 
 }  // namespace perksolve::cuda_detail
