@@ -23,7 +23,8 @@
 //   case "explore" (fp64): pcg_mg_solve_explore_cheb<d>_lo<lower>_<run|float>: PCG-MG with Chebyshev smoothing of degree
 //                  d = 1..4 (pre = post = d) on [lower, 1.08] lambda_max, lower = 0.1, 0.2, 0.3, the cycle in double
 //                  or float, direct coarse solve (24 solves): which set-up reaches 1e-10 in the fewest work units
-//   case "persistent": mg_vcycle_direct and pcg_mg_solve_direct once per value P of --persistent-cells
+//   case "persistent": mg_vcycle_direct, pcg_mg_solve_direct and (fp64) pcg_mg_solve_float_cycle once per value P of
+//                  --persistent-cells
 //                  (default 0,4096,32768,262144): multigrid levels of at most P cells run as one persistent
 //                  program (issue 6 item 4; 0 = every level kernel by kernel); the record's persistent_cells
 //                  says which (-1 in the other cases: the deck default)
@@ -378,6 +379,14 @@ void run_precision(const Options& o, std::vector<Record>& recs, double h) {
       solves.back().rtol = pcg_rtol(fp32);
       solves.back().persistent_cells = p;
     }
+    if (!fp32)
+      for (long p : o.persistent_cells) {
+        solves.push_back(measure_solve<Real>("pcg_mg_solve_float_cycle",
+                                             pcg_deck(o.n, fp32, "direct", p, kChebyshevSmoother, "float"), o.n,
+                                             o.solve_reps));
+        solves.back().rtol = pcg_rtol(fp32);
+        solves.back().persistent_cells = p;
+      }
   }
   if (!solves.empty()) {
     const Record again = measure_wu<Real>(o.n, o.reps, h, o.warmup_s);
