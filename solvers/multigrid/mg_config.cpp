@@ -101,13 +101,15 @@ std::vector<KeySpec> multigrid_keys(bool with_fmg) {
                  "synchronisation are recorded: one rank, coarse type not \"cg\", phase timers off on a GPU. "
                  "auto: on GPU backends; on: also on host backends (where it changes nothing but is tested); off: "
                  "never"),
-      with_range(key_int("persistent_cells", 32768,
+      with_range(key_int("persistent_cells", 0,
                          "V-cycles only: the levels with at most this many cells (per rank) run their part of the "
                          "cycle as ONE persistent kernel (PERKS; Backend::record_persistent) on backends that have "
                          "persistent programs (cuda), where device-wide barriers replace kernel boundaries and runs "
-                         "of small operations share one SM. Measured on an H100: levels up to 31^3 or 63^3 gain, a "
-                         "127^3 level loses (docs/perf/perks.md). "
-                         "Needs rank-local levels on one backend instance and phase timers off. 0: never"),
+                         "of small operations share one SM. 0 (the default): never. Since the smoother's sweeps run "
+                         "in pairs with the residual fused (which programs do not have), the recorded cycle is "
+                         "faster without programs at 63^3-255^3 on an H200 (docs/perf/perks.md); 32768 (levels up "
+                         "to 31^3) was the default before. "
+                         "Needs rank-local levels on one backend instance and phase timers off"),
                  0, std::nullopt),
   };
   if (!with_fmg)

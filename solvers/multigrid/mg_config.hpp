@@ -36,7 +36,7 @@ struct MultigridConfig {
   long pre = 2, post = 2;
   bool fmg = false;         // solver only: first iteration is a full-multigrid pass
   std::string replay = "auto";  // auto | on | off: record the cycle once, replay it (Backend::record)
-  long persistent_cells = 32768;  // levels with at most this many cells run as one persistent program (0: never)
+  long persistent_cells = 0;  // levels with at most this many cells run as one persistent program (0: never)
   std::string precision = "run";  // preconditioner only: run | float (the cycle in single precision for a double CG)
   SmootherConfig smoother;
   CoarseConfig coarse;
