@@ -296,14 +296,6 @@ class Backend {
     dot_later(y, y, slot);
   }
 
-  // ---- work beside the stream -------------------------------------------------------------------
-  // y = a x + b y, issued so that it may run at the same time as the operations issued after it, up to
-  // join_beside(); the caller touches neither x nor y in between. Meant for bandwidth-bound work that can fill the
-  // gaps of latency-bound operations (CG's x update during the multigrid cycle). The values are those of axpby.
-  // Default: axpby at once (join_beside: nothing to wait for).
-  virtual void axpby_beside(Real a, const Field<Real>& x, Real b, Field<Real>& y) { axpby(a, x, b, y); }
-  virtual void join_beside() {}
-
   // ---- halos and boundaries ------------------------------------------------------------------
   // Pack the listed boxes one after another (x fastest within a box) into host memory.
   virtual void pack(const Field<Real>& f, std::span<const IndexBox> boxes, Real* host) = 0;
@@ -433,12 +425,6 @@ class Backend {
   virtual std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
                                            const Field<Real>& v) {
     backend_unavailable(name(), "dot2_mixed");
-  }
-  // p = z + beta p alone: cg_advance without its x update (which then ran as axpby_beside). Default: axpby.
-  virtual void cg_direction(Real beta, const Field<Real>& z, Field<Real>& p) { axpby(Real(1), z, beta, p); }
-  // The same with z in the other precision (the values of cg_direction after convert(z)).
-  virtual void cg_direction_mixed(Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p) {
-    backend_unavailable(name(), "cg_direction_mixed");
   }
   // cg_advance with z in the other precision: x += alpha p, then p = z + beta p.
   virtual void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,

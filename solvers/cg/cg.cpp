@@ -6,9 +6,8 @@
 // so neither takes a conversion pass (PERKSOLVE_PCG_CONVERT_PASSES=1: the passes, for comparison). With a multigrid
 // preconditioner no pass of CG's own reads r and z for the dot products: r.r rides on the r update and r.z on the
 // cycle's last pass (of the rounded r, as the cycle saw it, with the cycle in float), both left in backend sum slots
-// that are collected after the cycle (PERKSOLVE_PCG_DOTS_IN_PASSES=0: dot2 / dot2_mixed, for comparison); and
-// x += alpha p runs beside the cycle (Backend::axpby_beside), the end of the iteration then updating p alone
-// (PERKSOLVE_PCG_X_BESIDE=0: cg_advance). Breakdown (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
+// that are collected after the cycle (PERKSOLVE_PCG_DOTS_IN_PASSES=0: dot2 / dot2_mixed, for comparison). Breakdown
+// (p.Ap <= 0, non-finite) stops the solve with DIVERGED_BREAKDOWN.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,12 +66,6 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         (mixed || (mg && !mg->mixed())) && !(dots_env && std::strcmp(dots_env, "0") == 0);
     if (dots_in_passes && !quiet_) log::info("cg: r.r from the r update, r.z from the cycle's last pass");
     constexpr int kRrSlot = 0, kRzSlot = 1;  // sum slots: r.r on CG's backend, r.z on the cycle's
-    // With a multigrid preconditioner, x += alpha p runs beside the cycle (Backend::axpby_beside: on the GPU in the
-    // SMs that the cycle's latency-bound kernels leave idle), and the end of the iteration updates p alone
-    // (PERKSOLVE_PCG_X_BESIDE=0: both in cg_advance's one pass; the same values).
-    const char* beside_env = std::getenv("PERKSOLVE_PCG_X_BESIDE");
-    const bool x_beside = mg != nullptr && !(beside_env && std::strcmp(beside_env, "0") == 0);
-    if (x_beside && !quiet_) log::info("cg: x += alpha p runs beside the preconditioner");
     if (pc_ != "none" && !mixed) {
       z = A.create_vector();
       be.fill(*z, Real(0));
@@ -247,7 +240,6 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         else if (mixed) be.axpby_mixed(static_cast<Real>(-alpha), *q, Real(1), *r, mg->rounded_input());
         else be.axpby(static_cast<Real>(-alpha), *q, Real(1), *r);
       }
-      if (x_beside) be.axpby_beside(static_cast<Real>(alpha), *p, Real(1), sys.x);  // joined before p changes
       double rz_new = rr;
       if (pc_ != "none") {
         precondition(*r);
@@ -255,10 +247,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         rz_new = dots[0];
         rr = dots[1];
         if (!(rz_new > 0.0) && rr > 0.0) {
-          if (x_beside)
-            be.join_beside();
-          else
-            be.axpby(static_cast<Real>(alpha), *p, Real(1), sys.x);  // this iteration's x update
+          be.axpby(static_cast<Real>(alpha), *p, Real(1), sys.x);  // this iteration's x update
           if (!quiet_)
             log::info(fmt::format("cg: warning: breakdown at iteration {}: r.z = {:.6e} (the preconditioner is not positive "
                                   "definite)", k + 1, rz_new));
@@ -272,17 +261,10 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (pc_ == "none") {
         be.axpby(Real(1), *r, static_cast<Real>(beta), *p);
       } else {
-        const double x_bytes = x_beside ? 0.0 : 2.0 * sizeof(Real);  // (the x update beside is not timed)
         Timers::Scope t(sys.timers, "cg_update", cells,
-                        ((mixed ? 4.0 : 5.0) * sizeof(Real) - x_bytes + (mixed ? sizeof(OtherReal<Real>) : 0)) * cells);
-        // x += alpha p (unless it ran beside); p = z + beta p
-        if (x_beside) {
-          be.join_beside();
-          if (mixed)
-            be.cg_direction_mixed(static_cast<Real>(beta), mg->rounded_output(), *p);
-          else
-            be.cg_direction(static_cast<Real>(beta), *z, *p);
-        } else if (mixed)
+                        ((mixed ? 4.0 : 5.0) * sizeof(Real) + (mixed ? sizeof(OtherReal<Real>) : 0)) * cells);
+        // x += alpha p; p = z + beta p
+        if (mixed)
           be.cg_advance_mixed(static_cast<Real>(alpha), static_cast<Real>(beta), mg->rounded_output(), *p, sys.x);
         else
           be.cg_advance(static_cast<Real>(alpha), static_cast<Real>(beta), *z, *p, sys.x);

@@ -274,25 +274,6 @@ void blas_ops_test() {
       EXPECT_TRUE(same(*xx.g, *xx2)) << "cg_advance_mixed x != cg_advance(convert(z)) " << tag;
       expect_close(l, down(ref, *p.r), down(*gpu, *p.g), hp, tol<Real>(), "cg_advance_mixed p " + tag);
       expect_close(l, down(ref, *xx.r), down(*gpu, *xx.g), hq, tol<Real>(), "cg_advance_mixed x " + tag);
-      // The same iteration end split: x += alpha p beside (another stream) while other work runs on the main one,
-      // joined, then p alone (cg_direction_mixed): the bits of cg_advance_mixed, ghosts untouched.
-      {
-        auto p3 = gpu->create_field(l), xx3 = gpu->create_field(l), other_work = gpu->create_field(l);
-        gpu->upload(*p3, hp);
-        gpu->upload(*xx3, hq);
-        gpu->upload(*other_work, hr);
-        gpu->axpby_beside(alpha, *p3, Real(1), *xx3);
-        for (int i = 0; i < 4; ++i) gpu->axpby(Real(0.5), *x.g, Real(0.5), *other_work);  // main-stream work meanwhile
-        gpu->join_beside();
-        gpu->cg_direction_mixed(beta, *zo, *p3);
-        EXPECT_TRUE(same(*p3, *p.g)) << "cg_direction_mixed p != cg_advance_mixed p " << tag;
-        EXPECT_TRUE(same(*xx3, *xx.g)) << "axpby_beside x != cg_advance_mixed x " << tag;
-        // The default cg_direction (axpby) on the converted z: the same p.
-        auto p4 = gpu->create_field(l);
-        gpu->upload(*p4, hp);
-        gpu->cg_direction(beta, *zc, *p4);
-        EXPECT_TRUE(same(*p4, *p.g)) << "cg_direction p != cg_advance p " << tag;
-      }
     }
   }
 }

@@ -289,19 +289,13 @@ CudaField<Real>::~CudaField() {
 namespace {
 // One non-blocking stream per device for the whole process. Every CudaBackend instance (the solver's,
 // and those of agglomerated multigrid levels) issues its work into it, so work that crosses instances
-// (e.g. one backend's copy_boxes into another's field) is ordered without events or host syncs. It has the
-// highest priority, and the side stream of axpby_beside (side = true) the lowest: when both have blocks waiting,
-// the SMs take the shared stream's first.
-cudaStream_t shared_stream(int device, bool side = false) {
+// (e.g. one backend's copy_boxes into another's field) is ordered without events or host syncs.
+cudaStream_t shared_stream(int device) {
   static std::mutex mutex;
-  static std::map<std::pair<int, bool>, cudaStream_t> streams;
+  static std::map<int, cudaStream_t> streams;
   std::lock_guard<std::mutex> lock(mutex);
-  cudaStream_t& s = streams[{device, side}];
-  if (s == nullptr) {
-    int least = 0, greatest = 0;
-    PERKSOLVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, side ? least : greatest));
-  }
+  cudaStream_t& s = streams[device];
+  if (s == nullptr) PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   return s;
 }
 
@@ -356,9 +350,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
     fast_memory_ = v == "fast";
   }
   stream_ = shared_stream(device_);
-  side_stream_ = shared_stream(device_, /*side=*/true);
-  PERKSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&beside_start_, cudaEventDisableTiming));
-  PERKSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&beside_done_, cudaEventDisableTiming));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
   PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
@@ -384,9 +375,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
 template <class Real>
 CudaBackend<Real>::~CudaBackend() {
   if (stream_) cudaStreamSynchronize(stream_);
-  if (side_stream_ && beside_pending_) cudaStreamSynchronize(side_stream_);
-  if (beside_start_) cudaEventDestroy(beside_start_);
-  if (beside_done_) cudaEventDestroy(beside_done_);
   if (partials_) cudaFree(partials_);
   if (work_counters_) cudaFree(work_counters_);
   if (result_dev_) cudaFree(result_dev_);
@@ -407,33 +395,7 @@ std::string CudaBackend<Real>::device_name() const {
 
 template <class Real>
 void CudaBackend<Real>::fence() {
-  join_beside();
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-}
-
-template <class Real>
-void CudaBackend<Real>::axpby_beside(Real a, const Field<Real>& x, Real b, Field<Real>& y) {
-  require_same_layout(x.layout(), y.layout(), "axpby_beside");
-  if (x.layout().owned_size() <= 0) return;
-  join_beside();  // one piece of side work at a time
-  const OwnedRows m = owned_rows(x.layout());
-  PERKSOLVE_CUDA_CHECK(cudaEventRecord(beside_start_, stream_));
-  PERKSOLVE_CUDA_CHECK(cudaStreamWaitEvent(side_stream_, beside_start_, 0));
-  // One work item (row segment) per warp: short blocks, which give their SMs back soon.
-  const long warps = kThreads / 32;
-  const long blocks = std::max(1L, std::min<long>((m.items + warps - 1) / warps, 1L << 30));
-  axpby_kernel<Real><<<static_cast<unsigned>(blocks), kThreads, 0, side_stream_>>>(a, as_cuda(x).data(), b,
-                                                                                   as_cuda(y).data(), m);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel (beside)");
-  PERKSOLVE_CUDA_CHECK(cudaEventRecord(beside_done_, side_stream_));
-  beside_pending_ = true;
-}
-
-template <class Real>
-void CudaBackend<Real>::join_beside() {
-  if (!beside_pending_) return;
-  PERKSOLVE_CUDA_CHECK(cudaStreamWaitEvent(stream_, beside_done_, 0));
-  beside_pending_ = false;
 }
 
 template <class Real>
@@ -1148,7 +1110,6 @@ class CudaGraphReplay final : public RecordedWork {
 
 template <class Real>
 std::unique_ptr<RecordedWork> CudaBackend<Real>::record(std::function<void()> work) {
-  join_beside();  // (the capture must not start waiting on the side stream)
   // Relaxed mode: first-use set-up calls inside `work` (occupancy queries, function attributes) are
   // allowed; anything that would synchronise (a reduction, a host copy) fails the capture instead.
   PERKSOLVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));

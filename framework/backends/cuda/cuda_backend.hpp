@@ -19,7 +19,6 @@
 #include "framework/backends/cuda/stream_schedule.hpp"
 
 struct CUstream_st;  // cudaStream_t without including cuda_runtime.h
-struct CUevent_st;   // cudaEvent_t
 
 namespace perksolve {
 namespace cuda_ops {
@@ -143,11 +142,6 @@ class CudaBackend final : public Backend<Real> {
                                    const Field<Real>& v) override;
   void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
                         Field<Real>& x) override;
-  void cg_direction_mixed(Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p) override;
-  // A low-priority stream beside the shared one (whose priority is the highest): the axpby's blocks are short
-  // (one row segment per warp), so the kernels issued after it take the SMs first and the axpby fills the rest.
-  void axpby_beside(Real a, const Field<Real>& x, Real b, Field<Real>& y) override;
-  void join_beside() override;
   std::array<double, 2> dot2(const Field<Real>& x, const Field<Real>& y, const Field<Real>& u,
                              const Field<Real>& v) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
@@ -225,10 +219,6 @@ class CudaBackend final : public Backend<Real> {
   PersistentCg read_persistent_cg_result(const double* result_dev, const double* history_dev);
 
   CUstream_st* stream_ = nullptr;
-  CUstream_st* side_stream_ = nullptr;  // axpby_beside (shared per device, lowest priority)
-  CUevent_st* beside_start_ = nullptr;  // recorded on stream_: where the side work starts
-  CUevent_st* beside_done_ = nullptr;   // recorded on the side stream after it
-  bool beside_pending_ = false;         // side work issued and not yet joined
   int device_ = 0;
   int sm_count_ = 1;
   cuda_detail::PerksDeviceModel perks_device_;  // the PERKS concurrency model's device (queried once: some

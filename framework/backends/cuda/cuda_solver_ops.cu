@@ -47,23 +47,19 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
 }
 
 // x += alpha p, then p = z + beta p: the values of axpby(alpha, p, 1, x) followed by axpby(1, z, beta, p). ZReal: z's
-// precision (cg_advance_mixed: the other one, widened or rounded exactly as convert would). !WITH_X: p only
-// (cg_direction_mixed; x is not touched).
-template <class Real, class ZReal, bool WITH_X>
+// precision (cg_advance_mixed: the other one, widened or rounded exactly as convert would).
+template <class Real, class ZReal>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     cg_advance_kernel(Real alpha, Real beta, const ZReal* __restrict__ z, Real* __restrict__ p,
                       Real* __restrict__ x, OwnedRows m) {
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[WITH_X ? 2 : 1][U];  // p (, x)
+    Real v[2][U];  // p, x
     ZReal w[1][U];  // z
     load_row_cells<U>(n, lim, w, {z});
-    if constexpr (WITH_X)
-      load_row_cells<U>(n, lim, v, {p, x});
-    else
-      load_row_cells<U>(n, lim, v, {p});
+    load_row_cells<U>(n, lim, v, {p, x});
     for_live_cells<U>(n, lim, [&](int u, long e) {
-      if constexpr (WITH_X) x[e] = axpby_value(alpha, v[0][u], Real(1), v[1][u]);
+      x[e] = axpby_value(alpha, v[0][u], Real(1), v[1][u]);
       p[e] = axpby_value(Real(1), static_cast<Real>(w[0][u]), beta, v[0][u]);
     });
   });
@@ -333,21 +329,16 @@ bool prolongate_runs_fit(const FieldLayout& lf) {
 
 // The operations shared by the same-precision members and their mixed-precision partners (Backend::*_mixed), with
 // their layout checks (op names the member in the messages).
-// x null: p only (cg_direction).
 template <class Real, class ZReal>
-void launch_cg_advance(Real alpha, Real beta, const Field<ZReal>& z, Field<Real>& p, Field<Real>* x, int sms,
+void launch_cg_advance(Real alpha, Real beta, const Field<ZReal>& z, Field<Real>& p, Field<Real>& x, int sms,
                        cudaStream_t stream, const char* op) {
   require_same_layout(z.layout(), p.layout(), op);
-  if (x) require_same_layout(z.layout(), x->layout(), op);
+  require_same_layout(z.layout(), x.layout(), op);
   const FieldLayout& l = z.layout();
   if (l.owned_size() <= 0) return;
   const OwnedRows m = owned_rows(l);
-  if (x)
-    cg_advance_kernel<Real, ZReal, true><<<rows_grid(m, sms), kThreads, 0, stream>>>(
-        alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(*x).data(), m);
-  else
-    cg_advance_kernel<Real, ZReal, false><<<rows_grid(m, sms), kThreads, 0, stream>>>(
-        alpha, beta, as_cuda(z).data(), as_cuda(p).data(), nullptr, m);
+  cg_advance_kernel<Real, ZReal><<<rows_grid(m, sms), kThreads, 0, stream>>>(
+      alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), m);
   PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
 }
 // Returns the number of blocks whose partial sums it wrote (CudaBackend::finish_partials2).
@@ -396,18 +387,13 @@ double CudaBackend<Real>::cg_update(Real alpha, const Field<Real>& p, const Fiel
 
 template <class Real>
 void CudaBackend<Real>::cg_advance(Real alpha, Real beta, const Field<Real>& z, Field<Real>& p, Field<Real>& x) {
-  launch_cg_advance(alpha, beta, z, p, &x, sm_count_, stream_, "cg_advance");
+  launch_cg_advance(alpha, beta, z, p, x, sm_count_, stream_, "cg_advance");
 }
 
 template <class Real>
 void CudaBackend<Real>::cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
                                          Field<Real>& x) {
-  launch_cg_advance(alpha, beta, z, p, &x, sm_count_, stream_, "cg_advance_mixed");
-}
-
-template <class Real>
-void CudaBackend<Real>::cg_direction_mixed(Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p) {
-  launch_cg_advance(Real(0), beta, z, p, static_cast<Field<Real>*>(nullptr), sm_count_, stream_, "cg_direction_mixed");
+  launch_cg_advance(alpha, beta, z, p, x, sm_count_, stream_, "cg_advance_mixed");
 }
 
 template <class Real>
@@ -617,7 +603,6 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   template void CudaBackend<R>::convert(const Field<OtherReal<R>>&, Field<R>&);                                   \
   template void CudaBackend<R>::cg_advance_mixed(R, R, const Field<OtherReal<R>>&, Field<R>&, Field<R>&);         \
   template void CudaBackend<R>::axpby_mixed(R, const Field<R>&, R, Field<R>&, Field<OtherReal<R>>&);              \
-  template void CudaBackend<R>::cg_direction_mixed(R, const Field<OtherReal<R>>&, Field<R>&);                      \
   template void CudaBackend<R>::axpby_mixed_norm_later(R, const Field<R>&, R, Field<R>&, Field<OtherReal<R>>&, int); \
   template std::array<double, 2> CudaBackend<R>::dot2_mixed(const Field<R>&, const Field<OtherReal<R>>&,           \
                                                             const Field<R>&, const Field<R>&);                     \

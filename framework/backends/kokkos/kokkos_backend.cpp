@@ -490,20 +490,6 @@ void KokkosBackend<Real>::cg_advance_mixed(Real alpha, Real beta, const Field<Ot
       });
 }
 
-// The values of the default cg_direction (axpby) after convert(z).
-template <class Real>
-void KokkosBackend<Real>::cg_direction_mixed(Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p) {
-  require_same_layout(z.layout(), p.layout(), "cg_direction_mixed");
-  const FieldLayout l = p.layout();
-  auto zv = as_kokkos(z).view();
-  auto pv = as_kokkos(p).view();
-  Kokkos::parallel_for(
-      "perksolve::cg_direction_mixed", owned_policy(l), KOKKOS_LAMBDA(int i, int j, int k) {
-        const long n = l.index(i, j, k);
-        pv(n) = Real(1) * static_cast<Real>(zv(n)) + beta * pv(n);
-      });
-}
-
 template <class Real>
 void KokkosBackend<Real>::convert(const Field<OtherReal<Real>>& src, Field<Real>& dst) {
   require_same_layout(src.layout(), dst.layout(), "convert");

@@ -66,7 +66,6 @@ class KokkosBackend final : public Backend<Real> {
   void axpby_mixed(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>& y_other) override;
   std::array<double, 2> dot2_mixed(const Field<Real>& x, const Field<OtherReal<Real>>& y, const Field<Real>& u,
                                    const Field<Real>& v) override;
-  void cg_direction_mixed(Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p) override;
   void cg_advance_mixed(Real alpha, Real beta, const Field<OtherReal<Real>>& z, Field<Real>& p,
                         Field<Real>& x) override;
   void diag_scale_add(Real a, const Field<Real>& r, const Field<Real>& d, Real b, Field<Real>& y) override;
