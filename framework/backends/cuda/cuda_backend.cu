@@ -26,6 +26,8 @@
 namespace perksolve {
 
 using cuda_detail::kMaxPartials;
+using cuda_detail::pdl_enter;
+using cuda_detail::pdl_launch;
 using cuda_detail::StencilMode;
 using cuda_detail::StencilRequest;
 using cuda_ops::grid_for;
@@ -143,6 +145,7 @@ struct BoxBatch {
 
 template <class Real, bool PACK>
 __global__ void pack_kernel(Real* __restrict__ field, Real* __restrict__ buf, const BoxBatch bb, FieldLayout l) {
+  pdl_enter();
   const long total = bb.base[bb.count];
   for (long p = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; p < total; p += static_cast<long>(gridDim.x) * blockDim.x) {
     int b = 0;
@@ -193,6 +196,7 @@ __global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, boundary_ru
 // All physical faces in one launch (the composed rule of grid_point_ops.cuh).
 template <class Real>
 __global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs) {
+  pdl_enter();
   cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long t) { fill_face_ghost(f, l, fs, t); });
 }
 
@@ -284,6 +288,19 @@ template <class Real>
 CudaField<Real>::~CudaField() {
   if (data_) cudaFree(data_);
 }
+
+namespace cuda_detail {
+bool pdl_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("PERKSOLVE_CUDA_PDL");
+    if (e == nullptr) return true;
+    const std::string v(e);
+    if (v != "0" && v != "1") throw std::invalid_argument("PERKSOLVE_CUDA_PDL='" + v + "': expected 0 or 1");
+    return v == "1";
+  }();
+  return on;
+}
+}  // namespace cuda_detail
 
 // ---- CudaBackend ---------------------------------------------------------------------------------
 namespace {
@@ -797,8 +814,7 @@ void launch_pack(Real* field, Real* buf, std::span<const IndexBox> boxes, const 
     }
     bb.base[bb.count] = pos;
     if (pos > 0) {
-      pack_kernel<Real, PACK><<<grid_for(pos, sm_count), kThreads, 0, s>>>(field, buf + done, bb, l);
-      PERKSOLVE_CUDA_CHECK_LAUNCH("pack_kernel");
+      pdl_launch(pack_kernel<Real, PACK>, dim3(grid_for(pos, sm_count)), dim3(kThreads), 0, s, field, buf + done, bb, l);
     }
     done += pos;
   }
@@ -939,8 +955,8 @@ void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const Boun
     builder_->ops.push_back(op);
     return;
   }
-  boundary_faces_kernel<Real><<<grid_for(total, sm_count_), kThreads, 0, stream_>>>(as_cuda(f).data(), l, fs);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("boundary_faces_kernel");
+  pdl_launch(boundary_faces_kernel<Real>, dim3(grid_for(total, sm_count_)), dim3(kThreads), 0, stream_,
+             as_cuda(f).data(), l, fs);
 }
 
 template <class Real>

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "framework/backends/cuda/stream_schedule.hpp"
 #include "framework/field/field_layout.hpp"
@@ -22,6 +23,35 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 
 #define PERKSOLVE_CUDA_CHECK(expr) ::perksolve::cuda_detail::check((expr), #expr, __FILE__, __LINE__)
 #define PERKSOLVE_CUDA_CHECK_LAUNCH(name) ::perksolve::cuda_detail::check(cudaGetLastError(), name, __FILE__, __LINE__)
+
+// ---- programmatic dependent launch (sm_90) ----------------------------------------------------------------
+// A kernel launched by pdl_launch may start its blocks while the kernel before it in the stream is finishing (the
+// tail of one short kernel overlaps the start of the next: the multigrid cycle's coarse levels are chains of them).
+// Such a kernel must call pdl_enter() first: it waits until the previous kernel has completed and its writes are
+// visible, then lets the next kernel start its blocks. Launched any other way, pdl_enter() does nothing.
+// PERKSOLVE_CUDA_PDL=0 launches normally (the same results; for comparison).
+__device__ __forceinline__ void pdl_enter() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+bool pdl_enabled();  // cuda_backend.cu: PERKSOLVE_CUDA_PDL (default on)
+template <class... Params, class... Args>
+void pdl_launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                Args&&... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  PERKSOLVE_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
+}
 
 // Per-block partial sums of a fused reduction never exceed this many blocks.
 constexpr int kMaxPartials = 1 << 16;

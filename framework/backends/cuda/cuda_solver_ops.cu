@@ -19,6 +19,8 @@
 namespace perksolve {
 
 using cuda_detail::kMaxPartials;
+using cuda_detail::pdl_enter;
+using cuda_detail::pdl_launch;
 using namespace cuda_ops;
 
 namespace {
@@ -233,6 +235,7 @@ __global__ void gs_color_kernel(const VarStencil<Real> st, const Real* __restric
 template <class Real, bool VERTEX>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     restrict_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a, OwnedRows m) {
+  pdl_enter();
   constexpr int U = 2;
   for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
     Real v[U];
@@ -252,6 +255,7 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
 template <class Real>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex, OwnedRows m) {
+  pdl_enter();
   constexpr int U = 4;  // up to 8 coarse gathers per cell: 4 cells per lane fit the 64 registers in both precisions
   for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
     const transfer_rule::InterpolationRow<Real> s = transfer_rule::interpolation_row<Real>(vertex, j - a.s1, k - a.s2,
@@ -280,6 +284,7 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
 template <class Real, bool VERTEX>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_run_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, OwnedRows m) {
+  pdl_enter();
   constexpr int G = row_batch<Real>();
   constexpr int VW = 16 / static_cast<int>(sizeof(Real));  // cells per 16-byte vector
   using Vec = cuda_detail::VecOf<Real, VW>;
@@ -556,13 +561,10 @@ void CudaBackend<Real>::restrict_to_coarse(const TransferMap& m, const Field<Rea
     return;
   }
   const OwnedRows rows = owned_rows(a.lc);
-  if (m.centering == Centering::vertex)
-    restrict_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
-                                                                                     as_cuda(coarse).data(), a, rows);
-  else
-    restrict_kernel<Real, false><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(as_cuda(fine).data(),
-                                                                                      as_cuda(coarse).data(), a, rows);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("restrict_kernel");
+  const Real* const f = as_cuda(fine).data();
+  Real* const c = as_cuda(coarse).data();
+  pdl_launch(m.centering == Centering::vertex ? restrict_kernel<Real, true> : restrict_kernel<Real, false>,
+             dim3(rows_grid(rows, sm_count_)), dim3(kThreads), 0, stream_, f, c, a, rows);
 }
 
 template <class Real>
@@ -582,19 +584,14 @@ void CudaBackend<Real>::prolongate_add(const TransferMap& m, const Field<Real>& 
   }
   const OwnedRows rows = owned_rows(a.lf);
   const bool vertex = m.centering == Centering::vertex;
-  if (prolongate_runs_fit<Real>(a.lf)) {  // else rows packed back to back: cell by cell
-    if (vertex)
-      prolongate_run_kernel<Real, true><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-          as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
-    else
-      prolongate_run_kernel<Real, false><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-          as_cuda(coarse).data(), as_cuda(fine).data(), a, rows);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_run_kernel");
-    return;
-  }
-  prolongate_kernel<Real><<<rows_grid(rows, sm_count_), kThreads, 0, stream_>>>(
-      as_cuda(coarse).data(), as_cuda(fine).data(), a, vertex, rows);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("prolongate_kernel");
+  const Real* const c = as_cuda(coarse).data();
+  Real* const f = as_cuda(fine).data();
+  const dim3 grid(rows_grid(rows, sm_count_)), block(kThreads);
+  if (prolongate_runs_fit<Real>(a.lf))  // else rows packed back to back: cell by cell
+    pdl_launch(vertex ? prolongate_run_kernel<Real, true> : prolongate_run_kernel<Real, false>, grid, block, 0,
+               stream_, c, f, a, rows);
+  else
+    pdl_launch(prolongate_kernel<Real>, grid, block, 0, stream_, c, f, a, vertex, rows);
 }
 
 #define PERKSOLVE_CUDA_SOLVER_OPS(R)                                                                               \

@@ -49,6 +49,7 @@ template <class Real, int G>
 __global__ void __launch_bounds__(kThreads)
     csr_vector_kernel(const int* __restrict__ rp, const int* __restrict__ ci, const Real* __restrict__ v,
                       const Real* __restrict__ x, const Real* __restrict__ xext, Real* __restrict__ y, int rows) {
+  cuda_detail::pdl_enter();
   const int lane = threadIdx.x & (G - 1);
   const long groups = static_cast<long>(gridDim.x) * (blockDim.x / G);
   const long gid = (blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x) / G;
@@ -79,6 +80,7 @@ __global__ void __launch_bounds__(kThreads)
     csr_stream_kernel(const int* __restrict__ rb, const int* __restrict__ rp, const int* __restrict__ ci,
                       const Real* __restrict__ v, const Real* __restrict__ x, const Real* __restrict__ xext,
                       Real* __restrict__ y, int rows) {
+  cuda_detail::pdl_enter();
   __shared__ Real prod[kStreamNnz];
   const int r0 = rb[blockIdx.x], r1 = rb[blockIdx.x + 1];
   const int e0 = rp[r0], e1 = rp[r1];
@@ -134,20 +136,18 @@ void launch_native_spmv(const CudaCsr<Real>& A, const Real* x, Real* y, bool vec
                         cudaStream_t s) {
   const int rows = static_cast<int>(A.rows());
   if (!vector_kernel) {
-    csr_stream_kernel<Real><<<A.row_blocks, kThreads, 0, s>>>(A.row_block, A.row_ptr, A.col, A.val, x, A.xext, y, rows);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("csr_stream_kernel");
+    cuda_detail::pdl_launch(csr_stream_kernel<Real>, dim3(A.row_blocks), dim3(kThreads), 0, s, A.row_block, A.row_ptr,
+                            A.col, A.val, x, A.xext, y, rows);
     return;
   }
   const long threads = static_cast<long>(rows) * A.group;
-  const int blocks = grid_for(threads, sm_count);
-  switch (A.group) {
-    case 2: csr_vector_kernel<Real, 2><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
-    case 4: csr_vector_kernel<Real, 4><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
-    case 8: csr_vector_kernel<Real, 8><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
-    case 16: csr_vector_kernel<Real, 16><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
-    default: csr_vector_kernel<Real, 32><<<blocks, kThreads, 0, s>>>(A.row_ptr, A.col, A.val, x, A.xext, y, rows); break;
-  }
-  PERKSOLVE_CUDA_CHECK_LAUNCH("csr_vector_kernel");
+  const dim3 grid(grid_for(threads, sm_count)), block(kThreads);
+  const auto kernel = A.group == 2    ? csr_vector_kernel<Real, 2>
+                      : A.group == 4  ? csr_vector_kernel<Real, 4>
+                      : A.group == 8  ? csr_vector_kernel<Real, 8>
+                      : A.group == 16 ? csr_vector_kernel<Real, 16>
+                                      : csr_vector_kernel<Real, 32>;
+  cuda_detail::pdl_launch(kernel, grid, block, 0, s, A.row_ptr, A.col, A.val, x, A.xext, y, rows);
 }
 
 template <class Real>

@@ -172,6 +172,7 @@ __global__ void __launch_bounds__(
   constexpr int R = C::R, V = C::V, NT = C::NT, NSX = C::NSX, NX1 = C::NX1, P = C::P, SP = C::SP;
   constexpr int K2 = C::K2, KH = C::KH, KC = K2 + KH;
   static_assert(!DOT || C::XWIN, "DOT runs from x");
+  pdl_enter();
   extern __shared__ __align__(16) unsigned char jacobi_pair_smem[];
   Real* const ring = reinterpret_cast<Real*>(jacobi_pair_smem);
   Real* const x1r = ring + NSX * C::STAGE;
@@ -406,8 +407,7 @@ long launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, R
   if (DOT) best_q = std::min(best_q, static_cast<long>(kMaxPartials / a.tiles));
   a.chunk = static_cast<int>((a.ns + best_q - 1) / best_q);
   const long blocks = static_cast<long>(a.tiles) * ((a.ns + a.chunk - 1) / a.chunk);
-  kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("jacobi_pair_kernel");
+  pdl_launch(kernel, dim3(static_cast<unsigned>(blocks)), dim3(C::NT), C::SMEM_BYTES, r.stream, a);
   return blocks;
 }
 
