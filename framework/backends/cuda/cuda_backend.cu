@@ -80,25 +80,6 @@ __device__ __forceinline__ void block_reduce_store(double v, double* out) {
   }
 }
 
-// y = a x + b y; NORM: the block's sum of y.y of the new y at partials[blockIdx.x].
-template <class Real, bool NORM = false>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
-    axpby_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y, OwnedRows m,
-                 double* partials = nullptr) {
-  constexpr int U = row_batch<Real>();
-  double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[2][U];
-    load_row_cells<U>(n, lim, v, {x, y});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
-      const Real yn = cuda_ops::axpby_value(a, v[0][u], b, v[1][u]);
-      y[e] = yn;
-      if constexpr (NORM) acc += static_cast<double>(yn) * static_cast<double>(yn);
-    });
-  });
-  if constexpr (NORM) block_reduce_store<false>(acc, partials);
-}
-
 template <class Real>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, OwnedRows m, double* partials) {
@@ -484,8 +465,9 @@ void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>&
   const long total = x.layout().owned_size();
   if (total <= 0) return;
   const OwnedRows m = owned_rows(x.layout());
-  axpby_kernel<Real><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(), m);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel");
+  cuda_ops::axpby_rows_kernel<Real, false, false><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(
+      a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, nullptr);
+  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
 }
 
 template <class Real>
@@ -538,8 +520,9 @@ void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, F
   if (x.layout().owned_size() > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    axpby_kernel<Real, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_kernel");
+    cuda_ops::axpby_rows_kernel<Real, false, true><<<blocks, kThreads, 0, stream_>>>(
+        a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
   }
   finish_partials_later(blocks, slot);
 }

@@ -253,4 +253,29 @@ inline void require_same_layout(const FieldLayout& a, const FieldLayout& b, cons
   if (!(a == b)) throw std::logic_error(std::string("cuda backend: fields of different layouts passed to ") + op);
 }
 
+// y = a x + b y on the owned rows (axpby_value: the values of axpby). MIXED: y_other = y in the other precision (the
+// values of convert). NORM: the block's sum of y.y of the new y at partials[blockIdx.x] (Backend::axpby_norm_later,
+// axpby_mixed_norm_later). One kernel for the four point-wise variants of the r update.
+template <class Real, bool MIXED, bool NORM>
+__global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
+    axpby_rows_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y,
+                      OtherReal<Real>* __restrict__ y_other, OwnedRows m, double* partials) {
+  constexpr int U = row_batch<Real>();
+  double acc = 0.0;
+  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+    Real v[2][U];
+    load_row_cells<U>(n, lim, v, {x, y});
+    for_live_cells<U>(n, lim, [&](int u, long e) {
+      const Real yn = axpby_value(a, v[0][u], b, v[1][u]);
+      y[e] = yn;
+      if constexpr (MIXED) y_other[e] = static_cast<OtherReal<Real>>(yn);
+      if constexpr (NORM) acc += static_cast<double>(yn) * static_cast<double>(yn);
+    });
+  });
+  if constexpr (NORM) {
+    const double s = block_sum(acc);
+    if (threadIdx.x == 0) partials[blockIdx.x] = s;
+  }
+}
+
 }  // namespace perksolve::cuda_ops

@@ -67,30 +67,6 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   });
 }
 
-// y = a x + b y (the values of axpby), and y_other = y in the other precision (the values of convert); NORM: the
-// block's sum of y.y of the new y at partials[blockIdx.x].
-template <class Real, bool NORM>
-__global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
-    axpby_mixed_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y,
-                       OtherReal<Real>* __restrict__ y_other, OwnedRows m, double* partials) {
-  constexpr int U = row_batch<Real>();
-  double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
-    Real v[2][U];
-    load_row_cells<U>(n, lim, v, {x, y});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
-      const Real yn = axpby_value(a, v[0][u], b, v[1][u]);
-      y[e] = yn;
-      y_other[e] = static_cast<OtherReal<Real>>(yn);
-      if constexpr (NORM) acc += static_cast<double>(yn) * static_cast<double>(yn);
-    });
-  });
-  if constexpr (NORM) {
-    const double s = block_sum(acc);
-    if (threadIdx.x == 0) partials[blockIdx.x] = s;
-  }
-}
-
 template <class Dst, class Src>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, OwnedRows m) {
@@ -408,9 +384,9 @@ void CudaBackend<Real>::axpby_mixed(Real a, const Field<Real>& x, Real b, Field<
   require_same_layout(x.layout(), y_other.layout(), "axpby_mixed");
   if (x.layout().owned_size() <= 0) return;
   const OwnedRows m = owned_rows(x.layout());
-  axpby_mixed_kernel<Real, false><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(
+  axpby_rows_kernel<Real, true, false><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(
       a, as_cuda(x).data(), b, as_cuda(y).data(), as_cuda(y_other).data(), m, nullptr);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_mixed_kernel");
+  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
 }
 
 template <class Real>
@@ -423,9 +399,9 @@ void CudaBackend<Real>::axpby_mixed_norm_later(Real a, const Field<Real>& x, Rea
   if (x.layout().owned_size() > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    axpby_mixed_kernel<Real, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
-                                                                     as_cuda(y_other).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_mixed_kernel");
+    axpby_rows_kernel<Real, true, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
+                                                                          as_cuda(y_other).data(), m, partials_);
+    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
   }
   finish_partials_later(blocks, slot);
 }
