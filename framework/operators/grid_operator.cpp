@@ -21,8 +21,13 @@ void GridOperator<Real>::apply(Field<Real>& x, Field<Real>& y) {
 
 template <class Real>
 double GridOperator<Real>::apply_dot(Field<Real>& x, Field<Real>& y) {
+  return apply_dot_bc(x, y, /*refresh=*/true);
+}
+
+template <class Real>
+double GridOperator<Real>::apply_dot_bc(Field<Real>& x, Field<Real>& y, bool refresh) {
   if (coeffs_) return LinearOperator<Real>::apply_dot(x, y);
-  halo_.update(x, /*homogeneous=*/true);
+  if (refresh) halo_.update(x, /*homogeneous=*/true);
   return be_.apply_stencil_dot(stencil_, x, y);
 }
 

@@ -41,6 +41,9 @@ class GridOperator final : public LinearOperator<Real> {
   // r = b - A x with the problem's (false) or homogeneous (true) boundary values. With refresh = false the
   // caller vouches that x's ghosts already hold what update_ghosts(x, homogeneous) would write.
   void residual_bc(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous, bool refresh = true);
+  // apply_dot (homogeneous ghosts of x, as apply); with refresh = false the caller vouches as above (constant stencils;
+  // a variable-coefficient operator refreshes anyway).
+  double apply_dot_bc(Field<Real>& x, Field<Real>& y, bool refresh);
   // Red-black Gauss-Seidel half sweep on `color` (refreshes x's ghosts first unless refresh = false, as above).
   void gs_sweep(const Field<Real>& b, Field<Real>& x, int color, bool homogeneous = false, bool refresh = true);
   void update_ghosts(Field<Real>& f, bool homogeneous) { halo_.update(f, homogeneous); }

@@ -120,6 +120,17 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       }
     }
 
+    // p's ghosts: where a homogeneous refresh writes +0 into every ghost (GridOperator::homogeneous_ghosts_are_zero),
+    // they keep it after the first application, since p is then only written on owned cells (the Backend contract).
+    // Later applications skip the refresh (PERKSOLVE_CG_REFRESH_P=1: refresh every time; the same values).
+    auto* grid_op = dynamic_cast<GridOperator<Real>*>(&A);
+    const char* refresh_env = std::getenv("PERKSOLVE_CG_REFRESH_P");
+    const bool p_ghosts_stay_zero = grid_op && grid_op->homogeneous_ghosts_are_zero() &&
+                                    !(refresh_env && std::strcmp(refresh_env, "1") == 0);
+    bool p_ghosts_zero = false;  // p's ghosts hold +0 now
+    if (p_ghosts_stay_zero && !quiet_)
+      log::info("cg: p's ghosts stay +0 after the first application of A (its refresh is skipped)");
+
     // Persistent CG (backend loop, one launch per chunk of iterations): an assembled matrix on one rank or a
     // constant stencil on one rank without periodic axes, no preconditioner, a backend that has it. Chunks
     // end where the observer wants a state, and grow while a chunk takes less than a tenth of a second
@@ -168,6 +179,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
                           A.persistent_cg_bytes_per_row() * cells * static_cast<double>(req.iterations));
           run = A.persistent_cg(sys.x, *r, *p, *q, req);
         }
+        p_ghosts_zero = false;
         if (!run.ran) {
           if (persistent_ == "on")
             throw std::invalid_argument("cg: solver.persistent = \"on\" but backend '" + std::string(be.name()) +
@@ -217,7 +229,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       {
         // q = A p with p.q in the same pass where the backend fuses them.
         Timers::Scope t(sys.timers, "operator_apply", cells, apply_bytes);
-        pq = A.apply_dot(*p, *q);
+        pq = p_ghosts_zero ? grid_op->apply_dot_bc(*p, *q, /*refresh=*/false) : A.apply_dot(*p, *q);
+        p_ghosts_zero = p_ghosts_stay_zero;
       }
       if (!(pq > 0.0) || !std::isfinite(pq)) {
         if (!quiet_)

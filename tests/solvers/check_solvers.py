@@ -501,8 +501,9 @@ def check_setup():
 def check_ghost_reuse():
     """Multigrid skips the ghost refreshes of its own work fields whose ghosts already hold zeros (vertex-centred
     Dirichlet, one rank): the residual history is identical, to the printed digits, to a run that refreshes every
-    time (PERKSOLVE_MG_REFRESH_ALL_GHOSTS=1), for every smoother, coarse solve, cycle and FMG; and a cell-centred
-    problem (mirrored ghosts) keeps refreshing."""
+    time (PERKSOLVE_MG_REFRESH_ALL_GHOSTS=1), for every smoother, coarse solve, cycle and FMG; CG skips the refresh of
+    its search direction p after the first application the same way (PERKSOLVE_CG_REFRESH_P=1: every time), plain and
+    preconditioned; and a cell-centred problem (mirrored ghosts) keeps refreshing."""
     pc = "solver.preconditioner"
     cases = [
         ("pcg_mg_poisson3d.toml", [f'{pc}.coarse.type="direct"']),
@@ -525,6 +526,21 @@ def check_ghost_reuse():
         if len(hist["skip"]) < 3 or hist["skip"] != hist["all"]:
             fail(f"{name} {extra}: history with skipped refreshes {hist['skip']} differs from {hist['all']}")
         print(f"{name} {' '.join(extra)}: {len(hist['skip']) - 1} iterations, identical residual history")
+    # CG's search direction p: after its first application its ghosts stay +0 and later applications skip the
+    # refresh (PERKSOLVE_CG_REFRESH_P=1 refreshes every time).
+    p_line = "p's ghosts stay +0"
+    for name, extra in (("cg_poisson3d.toml", []), ("pcg_mg_poisson3d.toml", [f'{pc}.precision="float"'])):
+        args = [deck(name), "monitor.every=1", "grid.extents=[31,31,31]"] + extra
+        hist = {}
+        for mode, env in (("skip", {}), ("all", {"PERKSOLVE_CG_REFRESH_P": "1"})):
+            p = run(args, expect=0, env=env)
+            if (p_line in p.stdout) != (mode == "skip"):
+                fail(f"{name} {extra} ({mode}): '{p_line}' {'missing' if mode == 'skip' else 'unexpected'}:\n"
+                     f"{p.stdout[:2000]}")
+            hist[mode] = history(p.stdout)
+        if len(hist["skip"]) < 3 or hist["skip"] != hist["all"]:
+            fail(f"{name} {extra}: CG history with p's refresh skipped {hist['skip']} differs from {hist['all']}")
+        print(f"{name} {' '.join(extra)}: CG p refresh skipped, {len(hist['skip']) - 1} iterations, identical history")
     p = run([deck("pcg_mg_diffusion3d.toml"), "grid.extents=[16,16,16]", "solver.stop.max_iterations=2"])
     if "zero ghosts kept" in p.stdout:
         fail(f"cell-centred pcg_mg_diffusion3d.toml claims zero ghosts:\n{p.stdout[:2000]}")

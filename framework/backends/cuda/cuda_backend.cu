@@ -83,6 +83,7 @@ __device__ __forceinline__ void block_reduce_store(double v, double* out) {
 template <class Real>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     dot_kernel(const Real* __restrict__ x, const Real* __restrict__ y, OwnedRows m, double* partials) {
+  pdl_enter();
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
@@ -109,6 +110,7 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
 // Second stage: one block sums (or maxes) the partials in a fixed order.
 template <bool MAX>
 __global__ void __launch_bounds__(kThreads) finish_kernel(const double* partials, int count, double* result) {
+  pdl_enter();
   double acc = 0.0;
   for (int i = threadIdx.x; i < count; i += blockDim.x) acc = MAX ? nan_max(acc, partials[i]) : acc + partials[i];
   block_reduce_store<MAX>(acc, result);
@@ -465,9 +467,8 @@ void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>&
   const long total = x.layout().owned_size();
   if (total <= 0) return;
   const OwnedRows m = owned_rows(x.layout());
-  cuda_ops::axpby_rows_kernel<Real, false, false><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(
-      a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, nullptr);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
+  pdl_launch(cuda_ops::axpby_rows_kernel<Real, false, false>, dim3(rows_grid(m, sm_count_)), dim3(kThreads), 0,
+             stream_, a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, nullptr);
 }
 
 template <class Real>
@@ -475,8 +476,7 @@ double CudaBackend<Real>::finish_partials(int count) {
   if (count <= 0) {
     *result_host_ = 0.0;
   } else {
-    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, count, result_dev_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, count, result_dev_);
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, sizeof(double), cudaMemcpyDeviceToHost, stream_));
   }
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -488,10 +488,9 @@ std::array<double, 2> CudaBackend<Real>::finish_partials2(int count) {
   if (count <= 0) {
     result_host_[0] = result_host_[1] = 0.0;
   } else {
-    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, count, result_dev_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
-    finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_ + kMaxPartials / 2, count, result_dev_ + 1);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, count, result_dev_);
+    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_ + kMaxPartials / 2, count,
+               result_dev_ + 1);
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 2 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
   }
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -506,8 +505,8 @@ double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
   if (total > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("dot_kernel");
+    pdl_launch(dot_kernel<Real>, dim3(blocks), dim3(kThreads), 0, stream_, as_cuda(x).data(), as_cuda(y).data(), m,
+               partials_);
   }
   return this->allreduce_sum(finish_partials(blocks));
 }
@@ -520,9 +519,8 @@ void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, F
   if (x.layout().owned_size() > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    cuda_ops::axpby_rows_kernel<Real, false, true><<<blocks, kThreads, 0, stream_>>>(
-        a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
+    pdl_launch(cuda_ops::axpby_rows_kernel<Real, false, true>, dim3(blocks), dim3(kThreads), 0, stream_, a,
+               as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, partials_);
   }
   finish_partials_later(blocks, slot);
 }
@@ -531,8 +529,8 @@ template <class Real>
 void CudaBackend<Real>::finish_partials_later(int count, int slot) {
   static_assert(2 + Backend<Real>::kSumSlots <= 4, "result_dev_ holds two sums and the sum slots");
   double* const dev = result_dev_ + 2 + this->check_sum_slot(slot);
-  finish_kernel<false><<<1, kThreads, 0, stream_>>>(partials_, std::max(count, 0), dev);  // (0 partials: +0)
-  PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+  // (0 partials: +0)
+  pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, std::max(count, 0), dev);
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_ + 2 + slot, dev, sizeof(double), cudaMemcpyDeviceToHost, stream_));
 }
 
@@ -543,8 +541,8 @@ void CudaBackend<Real>::dot_later(const Field<Real>& x, const Field<Real>& y, in
   if (x.layout().owned_size() > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    dot_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), as_cuda(y).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("dot_kernel");
+    pdl_launch(dot_kernel<Real>, dim3(blocks), dim3(kThreads), 0, stream_, as_cuda(x).data(), as_cuda(y).data(), m,
+               partials_);
   }
   finish_partials_later(blocks, slot);
 }
@@ -570,8 +568,7 @@ double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
     const int blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
     maxabs_kernel<Real><<<blocks, kThreads, 0, stream_>>>(as_cuda(x).data(), m, partials_);
     PERKSOLVE_CUDA_CHECK_LAUNCH("maxabs_kernel");
-    finish_kernel<true><<<1, kThreads, 0, stream_>>>(partials_, blocks, result_dev_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("finish_kernel");
+    pdl_launch(finish_kernel<true>, dim3(1), dim3(kThreads), 0, stream_, partials_, blocks, result_dev_);
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, sizeof(double), cudaMemcpyDeviceToHost, stream_));
     PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     local = *result_host_;

@@ -29,7 +29,9 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 // tail of one short kernel overlaps the start of the next: the multigrid cycle's coarse levels are chains of them).
 // Such a kernel must call pdl_enter() first: it waits until the previous kernel has completed and its writes are
 // visible, then lets the next kernel start its blocks. Launched any other way, pdl_enter() does nothing.
-// PERKSOLVE_CUDA_PDL=0 launches normally (the same results; for comparison).
+// The chains: the multigrid cycle (pair, transfers, faces, copy_boxes, CSR) and CG's own kernels (streaming stencil,
+// point-wise updates, dot products and their finishing kernel). PERKSOLVE_CUDA_PDL=0 launches normally (the same
+// results; for comparison).
 __device__ __forceinline__ void pdl_enter() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");

@@ -255,11 +255,12 @@ inline void require_same_layout(const FieldLayout& a, const FieldLayout& b, cons
 
 // y = a x + b y on the owned rows (axpby_value: the values of axpby). MIXED: y_other = y in the other precision (the
 // values of convert). NORM: the block's sum of y.y of the new y at partials[blockIdx.x] (Backend::axpby_norm_later,
-// axpby_mixed_norm_later). One kernel for the four point-wise variants of the r update.
+// axpby_mixed_norm_later). One kernel for the four point-wise variants of the r update; launched with pdl_launch.
 template <class Real, bool MIXED, bool NORM>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     axpby_rows_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y,
                       OtherReal<Real>* __restrict__ y_other, OwnedRows m, double* partials) {
+  cuda_detail::pdl_enter();
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {

@@ -54,6 +54,7 @@ template <class Real, class ZReal>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     cg_advance_kernel(Real alpha, Real beta, const ZReal* __restrict__ z, Real* __restrict__ p,
                       Real* __restrict__ x, OwnedRows m) {
+  pdl_enter();
   constexpr int U = row_batch<Real>();
   for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
     Real v[2][U];  // p, x
@@ -318,9 +319,8 @@ void launch_cg_advance(Real alpha, Real beta, const Field<ZReal>& z, Field<Real>
   const FieldLayout& l = z.layout();
   if (l.owned_size() <= 0) return;
   const OwnedRows m = owned_rows(l);
-  cg_advance_kernel<Real, ZReal><<<rows_grid(m, sms), kThreads, 0, stream>>>(
-      alpha, beta, as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), m);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("cg_advance_kernel");
+  pdl_launch(cg_advance_kernel<Real, ZReal>, dim3(rows_grid(m, sms)), dim3(kThreads), 0, stream, alpha, beta,
+             as_cuda(z).data(), as_cuda(p).data(), as_cuda(x).data(), m);
 }
 // Returns the number of blocks whose partial sums it wrote (CudaBackend::finish_partials2).
 template <class Real, class YReal>
@@ -384,9 +384,8 @@ void CudaBackend<Real>::axpby_mixed(Real a, const Field<Real>& x, Real b, Field<
   require_same_layout(x.layout(), y_other.layout(), "axpby_mixed");
   if (x.layout().owned_size() <= 0) return;
   const OwnedRows m = owned_rows(x.layout());
-  axpby_rows_kernel<Real, true, false><<<rows_grid(m, sm_count_), kThreads, 0, stream_>>>(
-      a, as_cuda(x).data(), b, as_cuda(y).data(), as_cuda(y_other).data(), m, nullptr);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
+  pdl_launch(axpby_rows_kernel<Real, true, false>, dim3(rows_grid(m, sm_count_)), dim3(kThreads), 0, stream_, a,
+             as_cuda(x).data(), b, as_cuda(y).data(), as_cuda(y_other).data(), m, nullptr);
 }
 
 template <class Real>
@@ -399,9 +398,8 @@ void CudaBackend<Real>::axpby_mixed_norm_later(Real a, const Field<Real>& x, Rea
   if (x.layout().owned_size() > 0) {
     const OwnedRows m = owned_rows(x.layout());
     blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    axpby_rows_kernel<Real, true, true><<<blocks, kThreads, 0, stream_>>>(a, as_cuda(x).data(), b, as_cuda(y).data(),
-                                                                          as_cuda(y_other).data(), m, partials_);
-    PERKSOLVE_CUDA_CHECK_LAUNCH("axpby_rows_kernel");
+    pdl_launch(axpby_rows_kernel<Real, true, true>, dim3(blocks), dim3(kThreads), 0, stream_, a, as_cuda(x).data(), b,
+               as_cuda(y).data(), as_cuda(y_other).data(), m, partials_);
   }
   finish_partials_later(blocks, slot);
 }

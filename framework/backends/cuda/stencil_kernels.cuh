@@ -873,6 +873,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     stream_stencil_kernel(const StreamArgs<Real, kMaxTemplatedPoints> a) {
+  pdl_enter();
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   using C = TileCfg<Real, S, T, stencil_mode_has_b(MODE)>;
   extern __shared__ __align__(16) unsigned char stream_smem[];
@@ -1033,8 +1034,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
   if (one_item_per_block) blocks = a.items;  // experiment: hardware block dispatch hands out the items
-  kernel<<<static_cast<unsigned>(blocks), C::NT, C::SMEM_BYTES, r.stream>>>(a);
-  PERKSOLVE_CUDA_CHECK_LAUNCH("stream_stencil_kernel");
+  pdl_launch(kernel, dim3(static_cast<unsigned>(blocks)), dim3(C::NT), C::SMEM_BYTES, r.stream, a);
   return MODE == static_cast<int>(StencilMode::jacobi) || MODE == static_cast<int>(StencilMode::apply_dot)
              ? static_cast<int>(blocks)
              : 0;
