@@ -464,11 +464,7 @@ void CudaBackend<Real>::copy(const Field<Real>& src, Field<Real>& dst) {
 template <class Real>
 void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>& y) {
   require_same_layout(x.layout(), y.layout(), "axpby");
-  const long total = x.layout().owned_size();
-  if (total <= 0) return;
-  const OwnedRows m = owned_rows(x.layout());
-  pdl_launch(cuda_ops::axpby_rows_kernel<Real, false, false>, dim3(rows_grid(m, sm_count_)), dim3(kThreads), 0,
-             stream_, a, as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, nullptr);
+  cuda_ops::launch_axpby_rows<false, false>(a, x, b, y, nullptr, nullptr, sm_count_, stream_);
 }
 
 template <class Real>
@@ -498,8 +494,7 @@ std::array<double, 2> CudaBackend<Real>::finish_partials2(int count) {
 }
 
 template <class Real>
-double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
-  require_same_layout(x.layout(), y.layout(), "dot");
+int CudaBackend<Real>::launch_dot_partials(const Field<Real>& x, const Field<Real>& y) {
   const long total = x.layout().owned_size();
   int blocks = 0;
   if (total > 0) {
@@ -508,21 +503,21 @@ double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
     pdl_launch(dot_kernel<Real>, dim3(blocks), dim3(kThreads), 0, stream_, as_cuda(x).data(), as_cuda(y).data(), m,
                partials_);
   }
-  return this->allreduce_sum(finish_partials(blocks));
+  return blocks;
+}
+
+template <class Real>
+double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
+  require_same_layout(x.layout(), y.layout(), "dot");
+  return this->allreduce_sum(finish_partials(launch_dot_partials(x, y)));
 }
 
 template <class Real>
 void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, int slot) {
   require_same_layout(x.layout(), y.layout(), "axpby_norm_later");
   this->check_sum_slot(slot);
-  int blocks = 0;
-  if (x.layout().owned_size() > 0) {
-    const OwnedRows m = owned_rows(x.layout());
-    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    pdl_launch(cuda_ops::axpby_rows_kernel<Real, false, true>, dim3(blocks), dim3(kThreads), 0, stream_, a,
-               as_cuda(x).data(), b, as_cuda(y).data(), nullptr, m, partials_);
-  }
-  finish_partials_later(blocks, slot);
+  finish_partials_later(cuda_ops::launch_axpby_rows<false, true>(a, x, b, y, nullptr, partials_, sm_count_, stream_),
+                        slot);
 }
 
 template <class Real>
@@ -537,14 +532,7 @@ void CudaBackend<Real>::finish_partials_later(int count, int slot) {
 template <class Real>
 void CudaBackend<Real>::dot_later(const Field<Real>& x, const Field<Real>& y, int slot) {
   require_same_layout(x.layout(), y.layout(), "dot_later");
-  int blocks = 0;
-  if (x.layout().owned_size() > 0) {
-    const OwnedRows m = owned_rows(x.layout());
-    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    pdl_launch(dot_kernel<Real>, dim3(blocks), dim3(kThreads), 0, stream_, as_cuda(x).data(), as_cuda(y).data(), m,
-               partials_);
-  }
-  finish_partials_later(blocks, slot);
+  finish_partials_later(launch_dot_partials(x, y), slot);
 }
 
 template <class Real>

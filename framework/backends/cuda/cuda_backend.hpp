@@ -203,6 +203,8 @@ class CudaBackend final : public Backend<Real> {
   // dot_slot >= 0: b . out into that sum slot (from x).
   void run_pair(const Stencil& A, Real omega1, Real omega2, const Field<Real>& b, const Field<Real>* x,
                 Field<Real>& out, Field<Real>* r, int dot_slot = -1);
+  // dot_kernel's partial sums of x . y into partials_ (same layouts; the caller checks); returns their count.
+  int launch_dot_partials(const Field<Real>& x, const Field<Real>& y);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
   // The same sum into sum slot `slot` (result_dev_[2 + slot], then its pinned copy), without waiting.
   void finish_partials_later(int count, int slot);

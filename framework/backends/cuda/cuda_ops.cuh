@@ -279,4 +279,19 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   }
 }
 
+// Launches axpby_rows_kernel over the owned rows of y's layout (y_other: MIXED's field, else null; partials: NORM's).
+// Returns the block count: with NORM the partial sums written (at most kMaxPartials), 0 when there are no owned cells.
+// The caller checks the layouts.
+template <bool MIXED, bool NORM, class Real>
+int launch_axpby_rows(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>* y_other,
+                      double* partials, int sm_count, cudaStream_t stream) {
+  if (y.layout().owned_size() <= 0) return 0;
+  const OwnedRows m = owned_rows(y.layout());
+  const int blocks = NORM ? std::min(rows_grid(m, sm_count), cuda_detail::kMaxPartials) : rows_grid(m, sm_count);
+  cuda_detail::pdl_launch(axpby_rows_kernel<Real, MIXED, NORM>, dim3(blocks), dim3(kThreads), 0, stream, a,
+                          as_cuda(x).data(), b, as_cuda(y).data(), MIXED ? as_cuda(*y_other).data() : nullptr, m,
+                          NORM ? partials : nullptr);
+  return blocks;
+}
+
 }  // namespace perksolve::cuda_ops

@@ -382,10 +382,7 @@ void CudaBackend<Real>::axpby_mixed(Real a, const Field<Real>& x, Real b, Field<
                                     Field<OtherReal<Real>>& y_other) {
   require_same_layout(x.layout(), y.layout(), "axpby_mixed");
   require_same_layout(x.layout(), y_other.layout(), "axpby_mixed");
-  if (x.layout().owned_size() <= 0) return;
-  const OwnedRows m = owned_rows(x.layout());
-  pdl_launch(axpby_rows_kernel<Real, true, false>, dim3(rows_grid(m, sm_count_)), dim3(kThreads), 0, stream_, a,
-             as_cuda(x).data(), b, as_cuda(y).data(), as_cuda(y_other).data(), m, nullptr);
+  launch_axpby_rows<true, false>(a, x, b, y, &y_other, nullptr, sm_count_, stream_);
 }
 
 template <class Real>
@@ -394,14 +391,7 @@ void CudaBackend<Real>::axpby_mixed_norm_later(Real a, const Field<Real>& x, Rea
   require_same_layout(x.layout(), y.layout(), "axpby_mixed_norm_later");
   require_same_layout(x.layout(), y_other.layout(), "axpby_mixed_norm_later");
   this->check_sum_slot(slot);
-  int blocks = 0;
-  if (x.layout().owned_size() > 0) {
-    const OwnedRows m = owned_rows(x.layout());
-    blocks = std::min(rows_grid(m, sm_count_), kMaxPartials);
-    pdl_launch(axpby_rows_kernel<Real, true, true>, dim3(blocks), dim3(kThreads), 0, stream_, a, as_cuda(x).data(), b,
-               as_cuda(y).data(), as_cuda(y_other).data(), m, partials_);
-  }
-  finish_partials_later(blocks, slot);
+  finish_partials_later(launch_axpby_rows<true, true>(a, x, b, y, &y_other, partials_, sm_count_, stream_), slot);
 }
 
 template <class Real>
