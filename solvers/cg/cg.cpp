@@ -146,6 +146,31 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     }
     IterationChunks chunks = IterationChunks::for_criterion(sys.stop, check_every_);
 
+    // Convergence checked before the preconditioner: with a preconditioner and r.r from the r update (dots in
+    // passes), the residual of iteration k + 1 is known before its cycle runs. Where the check after iteration k + 1
+    // could stop the solve, CG waits for r.r and checks then; a stop needs only this iteration's x update, not the
+    // cycle nor the new direction. The iterate, residual, count and reason are those of the check after them.
+    // PERKSOLVE_CG_EARLY_STOP=0: always check after them (for comparison).
+    const char* early_env = std::getenv("PERKSOLVE_CG_EARLY_STOP");
+    const bool early_stop = pc_ != "none" && dots_in_passes && !(early_env && std::strcmp(early_env, "0") == 0);
+    const long iteration_cap = iteration_limit(sys.stop);
+    StopReason early_reason = StopReason::none;  // the check before the cycle stopped the solve
+    double previous_residual = -1.0;             // ||r|| at the previous iteration's check (-1: none yet)
+    // Whether the check after iteration k + 1 may stop: the last iteration allowed, or the residual predicted from
+    // the last ratio within a factor kEarlyMargin of a residual threshold. A false "may" costs one wait (~10 us), a
+    // missed stop one cycle (~40 times as much), hence the wide margin.
+    constexpr double kEarlyMargin = 20.0;
+    auto next_check_may_stop = [&](long k_now, double residual_now) {
+      if ((k_now + 1) % check_every_ != 0) return false;
+      if (iteration_cap >= 0 && k_now + 1 >= iteration_cap) return true;
+      ResidualThresholds th;
+      sys.stop.narrow(th, st.initial_residual);
+      if (th.below < 0.0) return false;
+      const double ratio =
+          previous_residual > 0.0 ? std::min(1.0, residual_now / previous_residual) : 1.0;
+      return residual_now * ratio <= kEarlyMargin * th.below;
+    };
+
     // Hands the state after `done` iterations to the observer; true when the solve must stop.
     auto observer_stops = [&](long done) {
       state.iteration = done;
@@ -164,8 +189,12 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (k % check_every_ == 0 || !std::isfinite(rr)) {
         sys.monitor.iteration(st);
         result.reason = sys.stop.check(st);
+        // (The same state the check before the cycle saw, but later: only a wall-time limit could differ, and it
+        // can only have become more true.)
+        if (result.reason == StopReason::none) result.reason = early_reason;
         if (result.reason != StopReason::none) break;
       }
+      const double residual_now = st.residual;
       if (persistent) {
         const long want = sys.observer ? sys.observer->next_wanted_iteration(k) : LONG_MAX;
         PersistentCgRequest req;
@@ -253,6 +282,29 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         else if (mixed) be.axpby_mixed(static_cast<Real>(-alpha), *q, Real(1), *r, mg->rounded_input());
         else be.axpby(static_cast<Real>(-alpha), *q, Real(1), *r);
       }
+      if (early_stop && next_check_may_stop(k, residual_now)) {
+        const double rr_next = be.collect_sum(kRrSlot);
+        IterationState next = st;
+        next.iteration = k + 1;
+        next.residual = std::sqrt(rr_next);
+        next.elapsed_s = clock.seconds();
+        early_reason = sys.stop.check(next);
+        if (early_reason != StopReason::none) {
+          {
+            Timers::Scope t(sys.timers, "cg_update", cells, 3.0 * sizeof(Real) * cells);
+            be.axpby(static_cast<Real>(alpha), *p, Real(1), sys.x);  // this iteration's x update
+          }
+          rr = rr_next;
+          if (sys.observer && observer_stops(k + 1)) {  // (p and rz are still this iteration's)
+            st.iteration = k + 1;
+            st.residual = std::sqrt(rr);
+            result.reason = StopReason::interrupted;
+            break;
+          }
+          continue;  // the check after iteration k + 1 stops with early_reason
+        }
+      }
+      previous_residual = residual_now;
       double rz_new = rr;
       if (pc_ != "none") {
         precondition(*r);

@@ -16,10 +16,7 @@ IterationChunks::IterationChunks(long check_every, long max_iterations, long fir
 }
 
 IterationChunks IterationChunks::for_criterion(const StoppingCriterion& stop, long check_every) {
-  const auto* any = dynamic_cast<const AnyOf*>(&stop);
-  const auto* max = dynamic_cast<const MaxIterations*>(&stop);
-  const long limit = any ? any->max_iterations() : max ? max->limit() : -1;
-  return IterationChunks(check_every, limit);
+  return IterationChunks(check_every, iteration_limit(stop));
 }
 
 long IterationChunks::iterations(long k, long want) const {

@@ -73,6 +73,12 @@ long AnyOf::max_iterations() const {
   return -1;
 }
 
+long iteration_limit(const StoppingCriterion& stop) {
+  if (const auto* any = dynamic_cast<const AnyOf*>(&stop)) return any->max_iterations();
+  if (const auto* max = dynamic_cast<const MaxIterations*>(&stop)) return max->limit();
+  return -1;
+}
+
 std::unique_ptr<AnyOf> stopping_from_deck(const config::Deck& deck) {
   auto any = std::make_unique<AnyOf>();
   any->add(std::make_unique<Divergence>(1e10));

@@ -54,6 +54,9 @@ class StoppingCriterion {
   }
 };
 
+// The iteration limit of `stop` (a MaxIterations, or the first one inside an AnyOf), or -1 when it has none.
+long iteration_limit(const StoppingCriterion& stop);
+
 // The in-kernel stopping test of a persistent backend loop (PersistentCgRequest, PersistentSweepsRequest):
 // the loop's first iteration number, the check interval, and the thresholds of `stop` for initial residual r0.
 template <class Request>

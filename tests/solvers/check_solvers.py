@@ -498,6 +498,42 @@ def check_setup():
         print("CG on an indefinite matrix: DIVERGED_BREAKDOWN, exit 2")
 
 
+def check_early_stop():
+    """Preconditioned CG checks its residual before the cycle where the next check may stop the solve: the stop then
+    skips the last cycle and direction update. The printed history, the final line (reason, iterations, residual),
+    the true relative residual of x (7 digits) and the exit code equal those of PERKSOLVE_CG_EARLY_STOP=0, and the
+    preconditioner runs once less; for the double and the float cycle, a stop by max_iterations, a check every 3
+    iterations, and 2 ranks."""
+    pc = "solver.preconditioner"
+    small = ["grid.extents=[31,31,31]"]
+    cases = [
+        ([f'{pc}.coarse.type="direct"'], None, 0),
+        ([f'{pc}.precision="float"', f'{pc}.smoother.type="chebyshev"'], None, 0),
+        (["solver.stop.max_iterations=4"], None, 2),
+        (["solver.stop.check_every=3"], None, 0),
+        ([f'{pc}.precision="float"'], 2, 0),
+    ]
+    def final(out):
+        m = re.search(r"^cg (.*); \S+ s$", out, re.M)
+        t = re.search(r"^true relative residual .*$", out, re.M)
+        calls = re.search(r"^\s+preconditioner\s+(\d+)\s", out, re.M)
+        if not (m and t and calls):
+            fail("no final line, true residual or preconditioner timer in:\n" + out[-3000:])
+        return m.group(1), t.group(0), int(calls.group(1))
+    for extra, np, code in cases:
+        args = [deck("pcg_mg_poisson3d.toml"), "monitor.every=1"] + small + extra
+        out = {}
+        for mode, env in (("early", {}), ("after", {"PERKSOLVE_CG_EARLY_STOP": "0"})):
+            p = run(args, np=np, expect=code, env=env)
+            out[mode] = (history(p.stdout),) + final(p.stdout)
+        (h1, f1, t1, c1), (h0, f0, t0, c0) = out["early"], out["after"]
+        if len(h1) < 3 or h1 != h0 or f1 != f0 or t1 != t0:
+            fail(f"{extra} np={np}: early check {h1} / {f1} / {t1} differs from {h0} / {f0} / {t0}")
+        if c1 != c0 - 1:
+            fail(f"{extra} np={np}: the preconditioner ran {c1} times with the early check, {c0} without (expected one less)")
+        print(f"{' '.join(extra)} np={np}: {f1}; identical, preconditioner {c1} instead of {c0} calls")
+
+
 def check_ghost_reuse():
     """Multigrid skips the ghost refreshes of its own work fields whose ghosts already hold zeros (vertex-centred
     Dirichlet, one rank): the residual history is identical, to the printed digits, to a run that refreshes every
@@ -658,6 +694,7 @@ def main():
         "setup": check_setup,
         "replay": check_replay,
         "ghost-reuse": check_ghost_reuse,
+        "early-stop": check_early_stop,
         "float-handover": check_float_handover,
         "sweep-pairs": check_sweep_pairs,
     }
