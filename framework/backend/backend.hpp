@@ -479,6 +479,18 @@ class Backend {
   virtual void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) {
     backend_unavailable(name(), "spmv");
   }
+  // y = A x on the owned cells of two fields of one layout: A's rows and columns are the layout's owned cells in
+  // x-fastest order (multigrid's dense coarse inverse, docs/solvers.md). Ghosts are neither read nor written; x and y
+  // must be different fields. The default goes through the flat vectors flat_x and flat_y ({{cells,1,1}}, no ghosts):
+  // copy_boxes, spmv, copy_boxes. Device backends override it with one pass that reads and writes the fields.
+  virtual void spmv_cells(const SparseMatrix<Real>& A, const Field<Real>& x, Field<Real>& y, Field<Real>& flat_x,
+                          Field<Real>& flat_y) {
+    const IndexBox owned[1] = {x.layout().owned()};
+    const IndexBox flat[1] = {flat_x.layout().owned()};
+    copy_boxes(x, owned, flat_x, flat);
+    spmv(A, flat_x, nullptr, flat_y);
+    copy_boxes(flat_y, flat, y, owned);
+  }
   // d = diag(A) (rows without a stored diagonal give 0).
   virtual void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) { backend_unavailable(name(), "sparse_diagonal"); }
 #if defined(__GNUC__)

@@ -141,12 +141,7 @@ void DenseCoarseSolver<Real>::solve(const Field<Real>& b, Field<Real>& x, Field<
 
 template <class Real>
 void DenseCoarseSolver<Real>::solve_from_zero(const Field<Real>& b, Field<Real>& x) {
-  Backend<Real>& be = A_.backend();
-  const IndexBox owned[1] = {A_.layout().owned()};
-  const IndexBox flat[1] = {flat_r_->layout().owned()};
-  be.copy_boxes(b, owned, *flat_r_, flat);
-  be.spmv(*inverse_, *flat_r_, nullptr, *flat_e_);
-  be.copy_boxes(*flat_e_, flat, x, owned);
+  A_.backend().spmv_cells(*inverse_, b, x, *flat_r_, *flat_e_);
 }
 
 template class DenseCoarseSolver<float>;

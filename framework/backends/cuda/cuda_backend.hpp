@@ -157,6 +157,8 @@ class CudaBackend final : public Backend<Real> {
   std::unique_ptr<SparseMatrix<Real>> create_sparse_matrix(const CsrBlock& block) override;
   void sparse_gather(const SparseMatrix<Real>& A, const Field<Real>& x, Real* host) override;
   void spmv(const SparseMatrix<Real>& A, const Field<Real>& x, const Real* ghosts, Field<Real>& y) override;
+  void spmv_cells(const SparseMatrix<Real>& A, const Field<Real>& x, Field<Real>& y, Field<Real>& flat_x,
+                  Field<Real>& flat_y) override;
   void sparse_diagonal(const SparseMatrix<Real>& A, Field<Real>& d) override;
 
   // ---- CUDA specifics --------------------------------------------------------------------------

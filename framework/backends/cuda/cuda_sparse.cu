@@ -178,6 +178,36 @@ void launch_cusparse_spmv(CudaCsr<Real>& A, const Real* x, Real* y, cudaStream_t
                                         T, CUSPARSE_SPMV_CSR_ALG2, A.work));
 }
 
+// spmv_cells: y = A x over a layout's owned cells (x fastest). Every block stages x's owned cells in shared memory
+// (compact), then each warp sums one row: lanes over the row's entries, a shuffle sum, and lane 0 stores to y's cell.
+// One pass reads the field and writes the field: no flat copies (multigrid's dense coarse inverse, ~343 x 343).
+constexpr int kCellsThreads = 256;
+// Shared memory for x's cells: at most this many bytes (48 KB needs no opt-in), so 6144 cells in fp64.
+constexpr long kCellsStageBytes = 48 * 1024;
+
+__device__ __forceinline__ long owned_cell_offset(const FieldLayout& l, int c) {
+  const int i = c % l.n[0], rest = c / l.n[0];
+  return l.index(i, rest % l.n[1], rest / l.n[1]);
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kCellsThreads)
+    csr_cells_kernel(const int* __restrict__ rp, const int* __restrict__ ci, const Real* __restrict__ v,
+                     const Real* __restrict__ x, Real* __restrict__ y, FieldLayout l, int rows) {
+  cuda_detail::pdl_enter();
+  extern __shared__ __align__(16) unsigned char csr_cells_smem[];
+  Real* const xs = reinterpret_cast<Real*>(csr_cells_smem);
+  for (int c = static_cast<int>(threadIdx.x); c < rows; c += kCellsThreads) xs[c] = x[owned_cell_offset(l, c)];
+  __syncthreads();
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int r = static_cast<int>(blockIdx.x) * (kCellsThreads / 32) + static_cast<int>(threadIdx.x) / 32;
+  if (r >= rows) return;  // a whole warp: no shuffle below is left half-done
+  Real acc = 0;
+  for (int e = rp[r] + lane; e < rp[r + 1]; e += 32) acc = fma(v[e], xs[ci[e]], acc);
+  for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+  if (lane == 0) y[owned_cell_offset(l, r)] = acc;
+}
+
 }  // namespace
 
 template <class Real>
@@ -240,6 +270,28 @@ void CudaBackend<Real>::spmv(const SparseMatrix<Real>& Am, const Field<Real>& x,
 }
 
 template <class Real>
+void CudaBackend<Real>::spmv_cells(const SparseMatrix<Real>& Am, const Field<Real>& x, Field<Real>& y,
+                                   Field<Real>& flat_x, Field<Real>& flat_y) {
+  const CudaCsr<Real>& A = as_csr(Am);
+  const FieldLayout& l = x.layout();
+  const long n = A.rows();
+  if (!(y.layout() == l) || n != l.owned_size() || A.ghost_cols() != 0 || &x == &y)
+    throw std::logic_error("cuda backend: spmv_cells: the matrix rows, columns and both fields must be one layout's "
+                           "owned cells (and x, y different fields)");
+  // A persistent program records the flat path (its operations); x's cells beyond the stage: the flat path too.
+  if (builder_ || n * static_cast<long>(sizeof(Real)) > kCellsStageBytes || spmv_path_ == CudaSpmvPath::cusparse) {
+    Backend<Real>::spmv_cells(Am, x, y, flat_x, flat_y);
+    return;
+  }
+  if (n == 0) return;
+  const unsigned blocks = static_cast<unsigned>((n + kCellsThreads / 32 - 1) / (kCellsThreads / 32));
+  cuda_detail::pdl_launch(csr_cells_kernel<Real>, dim3(blocks), dim3(kCellsThreads),
+                          static_cast<std::size_t>(n * sizeof(Real)), stream_, static_cast<const int*>(A.row_ptr),
+                          static_cast<const int*>(A.col), static_cast<const Real*>(A.val),
+                          static_cast<const Real*>(as_cuda(x).data()), as_cuda(y).data(), l, static_cast<int>(n));
+}
+
+template <class Real>
 void CudaBackend<Real>::sparse_diagonal(const SparseMatrix<Real>& Am, Field<Real>& d) {
   const CudaCsr<Real>& A = as_csr(Am);
   require_vector(d.layout(), A.rows(), "sparse_diagonal");
@@ -254,6 +306,7 @@ void CudaBackend<Real>::sparse_diagonal(const SparseMatrix<Real>& Am, Field<Real
   template std::unique_ptr<SparseMatrix<R>> CudaBackend<R>::create_sparse_matrix(const CsrBlock&);        \
   template void CudaBackend<R>::sparse_gather(const SparseMatrix<R>&, const Field<R>&, R*);               \
   template void CudaBackend<R>::spmv(const SparseMatrix<R>&, const Field<R>&, const R*, Field<R>&);       \
+  template void CudaBackend<R>::spmv_cells(const SparseMatrix<R>&, const Field<R>&, Field<R>&, Field<R>&, Field<R>&); \
   template void CudaBackend<R>::sparse_diagonal(const SparseMatrix<R>&, Field<R>&);
 
 PERKSOLVE_CUDA_SPARSE_OPS(float)
