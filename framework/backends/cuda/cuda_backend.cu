@@ -355,6 +355,10 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 4 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
+  // The finishing kernels write their sums straight into the pinned buffer (mapped), so nothing stands between the
+  // last kernel and the host's wait; PERKSOLVE_CUDA_SUMS_TO_HOST=0: into result_dev_ and a copy (for comparison).
+  if (env_int("PERKSOLVE_CUDA_SUMS_TO_HOST", 0, 1, 1, "0 or 1") == 1)
+    PERKSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&result_mapped_), result_host_, 0));
   program_cluster_ =
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
@@ -468,13 +472,20 @@ void CudaBackend<Real>::axpby(Real a, const Field<Real>& x, Real b, Field<Real>&
 }
 
 template <class Real>
-double CudaBackend<Real>::finish_partials(int count) {
-  if (count <= 0) {
-    *result_host_ = 0.0;
-  } else {
-    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, count, result_dev_);
-    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, sizeof(double), cudaMemcpyDeviceToHost, stream_));
+void CudaBackend<Real>::finish_into(const double* partials, int count, int k) {
+  if (result_mapped_) {
+    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials, count, result_mapped_ + k);
+    return;
   }
+  pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials, count, result_dev_ + k);
+  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_ + k, result_dev_ + k, sizeof(double), cudaMemcpyDeviceToHost,
+                                       stream_));
+}
+
+template <class Real>
+double CudaBackend<Real>::finish_partials(int count) {
+  if (count <= 0) *result_host_ = 0.0;
+  else finish_into(partials_, count, 0);
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   return *result_host_;
 }
@@ -484,10 +495,8 @@ std::array<double, 2> CudaBackend<Real>::finish_partials2(int count) {
   if (count <= 0) {
     result_host_[0] = result_host_[1] = 0.0;
   } else {
-    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, count, result_dev_);
-    pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_ + kMaxPartials / 2, count,
-               result_dev_ + 1);
-    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 2 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+    finish_into(partials_, count, 0);
+    finish_into(partials_ + kMaxPartials / 2, count, 1);
   }
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   return {result_host_[0], result_host_[1]};
@@ -523,10 +532,8 @@ void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, F
 template <class Real>
 void CudaBackend<Real>::finish_partials_later(int count, int slot) {
   static_assert(2 + Backend<Real>::kSumSlots <= 4, "result_dev_ holds two sums and the sum slots");
-  double* const dev = result_dev_ + 2 + this->check_sum_slot(slot);
   // (0 partials: +0)
-  pdl_launch(finish_kernel<false>, dim3(1), dim3(kThreads), 0, stream_, partials_, std::max(count, 0), dev);
-  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_ + 2 + slot, dev, sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  finish_into(partials_, std::max(count, 0), 2 + this->check_sum_slot(slot));
 }
 
 template <class Real>

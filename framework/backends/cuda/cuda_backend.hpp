@@ -208,8 +208,11 @@ class CudaBackend final : public Backend<Real> {
   // dot_kernel's partial sums of x . y into partials_ (same layouts; the caller checks); returns their count.
   int launch_dot_partials(const Field<Real>& x, const Field<Real>& y);
   double finish_partials(int count);  // sums device partials[0..count) in a fixed order
-  // The same sum into sum slot `slot` (result_dev_[2 + slot], then its pinned copy), without waiting.
+  // The same sum into sum slot `slot` (result_host_[2 + slot]), without waiting.
   void finish_partials_later(int count, int slot);
+  // finish_kernel of partials[0..count) into result_host_[k] in stream order: written there directly (mapped), or
+  // into result_dev_[k] and copied (PERKSOLVE_CUDA_SUMS_TO_HOST=0).
+  void finish_into(const double* partials, int count, int k);
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
   std::array<double, 2> allreduce_pair(const std::array<double, 2>& local) const;  // MPI sum of both at once
@@ -231,6 +234,7 @@ class CudaBackend final : public Backend<Real> {
   unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
   double* result_dev_ = nullptr;   // 4 doubles: [0, 2) finish_partials / finish_partials2, [2, 4) the sum slots
   double* result_host_ = nullptr;  // pinned, 4 doubles (the same)
+  double* result_mapped_ = nullptr;  // result_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer
