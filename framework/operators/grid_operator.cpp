@@ -45,6 +45,13 @@ void GridOperator<Real>::residual_bc(const Field<Real>& b, Field<Real>& x, Field
 }
 
 template <class Real>
+bool GridOperator<Real>::boundary_values_are_zero() const {
+  for (const BoundaryFace& f : halo_.faces())
+    if (f.bc.value != 0.0) return false;
+  return true;
+}
+
+template <class Real>
 bool GridOperator<Real>::homogeneous_ghosts_are_zero() const {
   if (!halo_.boundary_only()) return false;
   // Every ghost layer of every axis must belong to a face of the list, and be constant there.

@@ -52,6 +52,10 @@ class GridOperator final : public LinearOperator<Real> {
   // with one ghost layer). Then a field whose ghosts were zeroed keeps them through every backend operation
   // that writes owned cells only (the Backend contract), and a refresh can be skipped (multigrid does).
   bool homogeneous_ghosts_are_zero() const;
+  // True when every physical face's boundary value is 0. A field that is +0 on the owned cells of every rank then
+  // gets +0 in every ghost a refresh writes (each rule is linear in the cells and the value), so its residual is b
+  // bit for bit (CG's zero initial guess).
+  bool boundary_values_are_zero() const;
   // True when a ghost update sends MPI messages (then the host takes part in every application).
   bool exchanges_with_other_ranks() const { return halo_.neighbour_count() > 0; }
   const Stencil& stencil() const { return stencil_; }

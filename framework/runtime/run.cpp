@@ -85,6 +85,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   Monitor monitor(deck.get_string("solver.type"), deck.get_int("monitor.every"), deck.get_real("monitor.progress_s"),
                   quiet, stop->max_iterations());
   System<Real> sys{*backend, *decomp, halo, setup.op, setup, *x, *b, *stop, monitor, timers};
+  sys.x_is_zero = !setup.random_initial && !setup.initial && restart_file.empty();
   std::unique_ptr<GridOperator<Real>> op;  // A of A x = b (constant or variable-coefficient stencil)
   if (solver->solves_linear_system()) {
     op = make_grid_operator<Real>(*backend, *decomp, layout, setup, /*fine=*/true);

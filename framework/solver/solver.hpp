@@ -69,6 +69,9 @@ struct System {
   // The linear operator of A x = b (grid stencil, variable-coefficient stencil or assembled sparse
   // matrix); null for time stepping. Krylov and multigrid solvers use this, not `op`.
   LinearOperator<Real>* A = nullptr;
+  // x holds +0 on the owned cells of every rank (the run's zero initial guess; false when unknown, e.g. restarts):
+  // solvers may then skip work that x = 0 makes trivial (CG's initial residual, with zero boundary values).
+  bool x_is_zero = false;
 };
 
 struct SolveResult {

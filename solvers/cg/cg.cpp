@@ -104,14 +104,30 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       rr = *state.scalar("rr");
       st.initial_residual = *state.scalar("initial_residual");
     } else {
-      A.residual(sys.b, sys.x, *r);
+      // r = b - A x0. With x0 = +0 on every rank, zero boundary values and r.r wanted in a slot (dots in passes), r is
+      // b bit for bit (every ghost a refresh writes is +0, the stencil's sum +0): one pass copies b into r, rounds it
+      // for a float cycle and leaves r.r in its slot, instead of the residual's stencil pass, the rounding and a dot
+      // pass (PERKSOLVE_CG_ZERO_START=0: those passes, for comparison).
+      auto* zero_op = dynamic_cast<GridOperator<Real>*>(&A);
+      const char* zero_env = std::getenv("PERKSOLVE_CG_ZERO_START");
+      const bool r_is_b = sys.x_is_zero && zero_op && zero_op->boundary_values_are_zero() && dots_in_passes &&
+                          !(zero_env && std::strcmp(zero_env, "0") == 0);
+      if (r_is_b && !quiet_) log::info("cg: x0 = 0 and zero boundary values, so r = b: no residual pass");
+      if (r_is_b) {
+        if (mixed) be.axpby_mixed_norm_later(Real(1), sys.b, Real(0), *r, mg->rounded_input(), kRrSlot);
+        else be.axpby_norm_later(Real(1), sys.b, Real(0), *r, kRrSlot);
+      } else {
+        A.residual(sys.b, sys.x, *r);
+      }
       if (pc_ == "none") {
         rr = be.dot(*r, *r);
         rz = rr;
         be.copy(*r, *p);
       } else {
-        if (mixed) mg->round_input(*r);
-        if (dots_in_passes) be.dot_later(*r, *r, kRrSlot);
+        if (!r_is_b) {
+          if (mixed) mg->round_input(*r);
+          if (dots_in_passes) be.dot_later(*r, *r, kRrSlot);
+        }
         precondition(*r);
         const auto dots = dots_rz_rr();
         rz = dots[0], rr = dots[1];
