@@ -498,6 +498,15 @@ def check_setup():
         print("CG on an indefinite matrix: DIVERGED_BREAKDOWN, exit 2")
 
 
+def final_and_true_residual(out):
+    """The final line of a CG run without its time, and the line with the true relative residual of x."""
+    m = re.search(r"^cg (.*); \S+ s$", out, re.M)
+    t = re.search(r"^true relative residual .*$", out, re.M)
+    if not (m and t):
+        fail("no final line or true residual in:\n" + out[-3000:])
+    return m.group(1), t.group(0)
+
+
 def check_early_stop():
     """Preconditioned CG checks its residual before the cycle where the next check may stop the solve: the stop then
     skips the last cycle and direction update. The printed history, the final line (reason, iterations, residual),
@@ -514,12 +523,10 @@ def check_early_stop():
         ([f'{pc}.precision="float"'], 2, 0),
     ]
     def final(out):
-        m = re.search(r"^cg (.*); \S+ s$", out, re.M)
-        t = re.search(r"^true relative residual .*$", out, re.M)
         calls = re.search(r"^\s+preconditioner\s+(\d+)\s", out, re.M)
-        if not (m and t and calls):
-            fail("no final line, true residual or preconditioner timer in:\n" + out[-3000:])
-        return m.group(1), t.group(0), int(calls.group(1))
+        if not calls:
+            fail("no preconditioner timer in:\n" + out[-3000:])
+        return final_and_true_residual(out) + (int(calls.group(1)),)
     for extra, np, code in cases:
         args = [deck("pcg_mg_poisson3d.toml"), "monitor.every=1"] + small + extra
         out = {}
@@ -550,11 +557,7 @@ def check_zero_start():
             p = run(args, np=np, expect=0, env=env)
             if (line in p.stdout) != (mode == "zero"):
                 fail(f"{extra} np={np} ({mode}): '{line}' {'missing' if mode == 'zero' else 'unexpected'}:\n{p.stdout[:2000]}")
-            fin = re.search(r"^cg (.*); \S+ s$", p.stdout, re.M)
-            true = re.search(r"^true relative residual .*$", p.stdout, re.M)
-            if not (fin and true):
-                fail("no final line or true residual in:\n" + p.stdout[-3000:])
-            out[mode] = (history(p.stdout), fin.group(1), true.group(0))
+            out[mode] = (history(p.stdout),) + final_and_true_residual(p.stdout)
         if len(out["zero"][0]) < 3 or out["zero"] != out["residual"]:
             fail(f"{extra} np={np}: r = b start {out['zero']} differs from the residual pass {out['residual']}")
         print(f"{' '.join(extra)} np={np}: {out['zero'][1]}; identical to the residual pass")
