@@ -359,11 +359,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   // last kernel and the host's wait; PERKSOLVE_CUDA_SUMS_TO_HOST=0: into result_dev_ and a copy (for comparison).
   if (env_int("PERKSOLVE_CUDA_SUMS_TO_HOST", 0, 1, 1, "0 or 1") == 1)
     PERKSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&result_mapped_), result_host_, 0));
-  // The kernels that produce partial sums finish them in their last block (no finishing kernel);
-  // PERKSOLVE_CUDA_SUMS_IN_KERNEL=0: a finishing kernel after them (for comparison).
-  sums_in_kernel_ = env_int("PERKSOLVE_CUDA_SUMS_IN_KERNEL", 0, 1, 1, "0 or 1") == 1;
-  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sum_arrivals_), sizeof(unsigned)));
-  PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(sum_arrivals_, 0, sizeof(unsigned), stream_));
   program_cluster_ =
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
@@ -388,7 +383,6 @@ CudaBackend<Real>::~CudaBackend() {
   if (work_counters_) cudaFree(work_counters_);
   if (result_dev_) cudaFree(result_dev_);
   if (result_host_) cudaFreeHost(result_host_);
-  if (sum_arrivals_) cudaFree(sum_arrivals_);
   if (staging_host_) cudaFreeHost(staging_host_);
   if (scratch_dev_) cudaFree(scratch_dev_);
   for (void* p : retired_scratch_) cudaFree(p);
@@ -489,25 +483,6 @@ void CudaBackend<Real>::finish_into(const double* partials, int count, int k) {
 }
 
 template <class Real>
-double* CudaBackend<Real>::kernel_sum_target(int k) const {
-  if (!sums_in_kernel_) return nullptr;
-  return result_mapped_ ? result_mapped_ + k : result_dev_ + k;
-}
-
-template <class Real>
-void CudaBackend<Real>::kernel_sum_done(int k) {
-  if (!result_mapped_)
-    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_ + k, result_dev_ + k, sizeof(double), cudaMemcpyDeviceToHost,
-                                         stream_));
-}
-
-template <class Real>
-void CudaBackend<Real>::sum_slot_after(int blocks, const double* target, int slot) {
-  if (target && blocks > 0) kernel_sum_done(2 + slot);
-  else finish_partials_later(blocks, slot);
-}
-
-template <class Real>
 double CudaBackend<Real>::finish_partials(int count) {
   if (count <= 0) *result_host_ = 0.0;
   else finish_into(partials_, count, 0);
@@ -549,10 +524,9 @@ double CudaBackend<Real>::dot(const Field<Real>& x, const Field<Real>& y) {
 template <class Real>
 void CudaBackend<Real>::axpby_norm_later(Real a, const Field<Real>& x, Real b, Field<Real>& y, int slot) {
   require_same_layout(x.layout(), y.layout(), "axpby_norm_later");
-  double* const target = kernel_sum_target(2 + this->check_sum_slot(slot));
-  sum_slot_after(cuda_ops::launch_axpby_rows<false, true>(a, x, b, y, nullptr, partials_, sm_count_, stream_,
-                                                          sum_arrivals_, target),
-                 target, slot);
+  this->check_sum_slot(slot);
+  finish_partials_later(cuda_ops::launch_axpby_rows<false, true>(a, x, b, y, nullptr, partials_, sm_count_, stream_),
+                        slot);
 }
 
 template <class Real>
@@ -686,14 +660,7 @@ double CudaBackend<Real>::apply_stencil_dot(const Stencil& s, const Field<Real>&
   check_reach(s, l);
   if (!builder_) {  // (a recording cannot return the product: apply, then dot, which refuses to record)
     StencilRequest<Real> r = stencil_request(s, l, as_cuda(in).data(), nullptr, as_cuda(out).data());
-    r.sum_result = kernel_sum_target(0);
-    r.sum_arrivals = sum_arrivals_;
     const int n = launch_templated(s, r, StencilMode::apply_dot);
-    if (n > 0 && r.sum_result) {  // the kernel's last block finished p.q
-      kernel_sum_done(0);
-      PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      return this->allreduce_sum(*result_host_);
-    }
     if (n >= 0) return this->allreduce_sum(finish_partials(n));
   }
   apply_stencil(s, in, out);
@@ -762,10 +729,6 @@ void CudaBackend<Real>::run_pair(const Stencil& A, Real omega1, Real omega2, con
     return;
   }
   StencilRequest<Real> q = stencil_request(A, l, x ? as_cuda(*x).data() : nullptr, as_cuda(b).data(), as_cuda(out).data());
-  if (dot_slot >= 0) {
-    q.sum_result = kernel_sum_target(2 + dot_slot);
-    q.sum_arrivals = sum_arrivals_;
-  }
   const Real center = static_cast<Real>(A.center_coeff());
   const long blocks = cuda_detail::launch_jacobi_pair<Real>(q, omega1 / center, omega2 / center, x == nullptr,
                                                             r ? as_cuda(*r).data() : nullptr,
@@ -773,7 +736,7 @@ void CudaBackend<Real>::run_pair(const Stencil& A, Real omega1, Real omega2, con
   last_path_ = CudaStencilPath::templated;
   if (dot_slot < 0) return;
   if (blocks >= 0) {
-    sum_slot_after(static_cast<int>(blocks), q.sum_result, dot_slot);
+    finish_partials_later(static_cast<int>(blocks), dot_slot);
   } else {  // more blocks than partial slots: the pair, then its own dot pass
     run_pair(A, omega1, omega2, b, x, out, r);
     dot_later(b, out, dot_slot);

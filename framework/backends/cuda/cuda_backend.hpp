@@ -213,14 +213,6 @@ class CudaBackend final : public Backend<Real> {
   // finish_kernel of partials[0..count) into result_host_[k] in stream order: written there directly (mapped), or
   // into result_dev_[k] and copied (PERKSOLVE_CUDA_SUMS_TO_HOST=0).
   void finish_into(const double* partials, int count, int k);
-  // Where a kernel with partial sums finishes result k itself (finish_in_last_block): the mapped pinned buffer, else
-  // result_dev_[k]; null where the caller finishes them (PERKSOLVE_CUDA_SUMS_IN_KERNEL=0: the finishing kernel).
-  double* kernel_sum_target(int k) const;
-  // After a kernel has finished result k itself: its copy to result_host_[k] where it went to result_dev_.
-  void kernel_sum_done(int k);
-  // The sum of a kernel launched with kernel_sum_target(2 + slot) (blocks: its block count, 0 when it launched
-  // nothing) into sum slot `slot`: nothing more to do, or the finishing kernel (target null, or nothing launched).
-  void sum_slot_after(int blocks, const double* target, int slot);
   // Two reductions at once: partials[0..count) and partials[kMaxPartials/2 ..+count) -> {sum, sum}.
   std::array<double, 2> finish_partials2(int count);
   std::array<double, 2> allreduce_pair(const std::array<double, 2>& local) const;  // MPI sum of both at once
@@ -243,8 +235,6 @@ class CudaBackend final : public Backend<Real> {
   double* result_dev_ = nullptr;   // 4 doubles: [0, 2) finish_partials / finish_partials2, [2, 4) the sum slots
   double* result_host_ = nullptr;  // pinned, 4 doubles (the same)
   double* result_mapped_ = nullptr;  // result_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
-  unsigned* sum_arrivals_ = nullptr;  // the arrival counter of finish_in_last_block (zero between launches)
-  bool sums_in_kernel_ = true;        // PERKSOLVE_CUDA_SUMS_IN_KERNEL (kernel_sum_target)
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer

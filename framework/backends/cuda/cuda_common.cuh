@@ -88,10 +88,6 @@ struct StencilRequest {
   // Dynamic schedules end in chunks this many times shorter (plan_stream_tail in stream_schedule.hpp); 0: equal
   // chunks. PERKSOLVE_CUDA_STREAM_TAIL overrides it in the backend.
   int schedule_tail = kStreamTailDiv;
-  // Where kernels with partial sums (apply_dot, the pair kernel's DOT) finish them in their last block
-  // (finish_in_last_block: a zeroed arrival counter and the result's address); null: the caller finishes them.
-  unsigned* sum_arrivals = nullptr;
-  double* sum_result = nullptr;
 };
 
 // Launchers implemented in the per-(dim, precision) translation units. They return the number of

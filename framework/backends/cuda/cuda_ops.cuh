@@ -10,7 +10,6 @@
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
-#include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/util/fast_div.hpp"
 
 namespace perksolve::cuda_ops {
@@ -260,8 +259,7 @@ inline void require_same_layout(const FieldLayout& a, const FieldLayout& b, cons
 template <class Real, bool MIXED, bool NORM>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     axpby_rows_kernel(Real a, const Real* __restrict__ x, Real b, Real* __restrict__ y,
-                      OtherReal<Real>* __restrict__ y_other, OwnedRows m, double* partials, unsigned* sum_arrivals,
-                      double* sum_result) {
+                      OtherReal<Real>* __restrict__ y_other, OwnedRows m, double* partials) {
   cuda_detail::pdl_enter();
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
@@ -278,24 +276,21 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   if constexpr (NORM) {
     const double s = block_sum(acc);
     if (threadIdx.x == 0) partials[blockIdx.x] = s;
-    if (sum_result) cuda_detail::finish_in_last_block(partials, sum_arrivals, sum_result);
   }
 }
 
-// Launches axpby_rows_kernel over the owned rows of y's layout (y_other: MIXED's field, else null; partials: NORM's;
-// sum_result, sum_arrivals: NORM's sum finished by the last block there, else null). Returns the block count: with
-// NORM the partial sums written (at most kMaxPartials), 0 when there are no owned cells (nothing launched, nothing
-// finished). The caller checks the layouts.
+// Launches axpby_rows_kernel over the owned rows of y's layout (y_other: MIXED's field, else null; partials: NORM's).
+// Returns the block count: with NORM the partial sums written (at most kMaxPartials), 0 when there are no owned cells.
+// The caller checks the layouts.
 template <bool MIXED, bool NORM, class Real>
 int launch_axpby_rows(Real a, const Field<Real>& x, Real b, Field<Real>& y, Field<OtherReal<Real>>* y_other,
-                      double* partials, int sm_count, cudaStream_t stream, unsigned* sum_arrivals = nullptr,
-                      double* sum_result = nullptr) {
+                      double* partials, int sm_count, cudaStream_t stream) {
   if (y.layout().owned_size() <= 0) return 0;
   const OwnedRows m = owned_rows(y.layout());
   const int blocks = NORM ? std::min(rows_grid(m, sm_count), cuda_detail::kMaxPartials) : rows_grid(m, sm_count);
   cuda_detail::pdl_launch(axpby_rows_kernel<Real, MIXED, NORM>, dim3(blocks), dim3(kThreads), 0, stream, a,
                           as_cuda(x).data(), b, as_cuda(y).data(), MIXED ? as_cuda(*y_other).data() : nullptr, m,
-                          NORM ? partials : nullptr, NORM ? sum_arrivals : nullptr, NORM ? sum_result : nullptr);
+                          NORM ? partials : nullptr);
   return blocks;
 }
 

@@ -390,9 +390,8 @@ void CudaBackend<Real>::axpby_mixed_norm_later(Real a, const Field<Real>& x, Rea
                                                Field<OtherReal<Real>>& y_other, int slot) {
   require_same_layout(x.layout(), y.layout(), "axpby_mixed_norm_later");
   require_same_layout(x.layout(), y_other.layout(), "axpby_mixed_norm_later");
-  double* const target = kernel_sum_target(2 + this->check_sum_slot(slot));
-  sum_slot_after(launch_axpby_rows<true, true>(a, x, b, y, &y_other, partials_, sm_count_, stream_, sum_arrivals_, target),
-                 target, slot);
+  this->check_sum_slot(slot);
+  finish_partials_later(launch_axpby_rows<true, true>(a, x, b, y, &y_other, partials_, sm_count_, stream_), slot);
 }
 
 template <class Real>

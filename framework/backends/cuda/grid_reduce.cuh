@@ -42,30 +42,4 @@ __device__ __forceinline__ double grid_partials_total(const double* part, double
   return *slot;
 }
 
-// Partial sums finished by the kernel's own last block instead of a finishing kernel (Backend sum slots and CG's
-// p.q): after thread 0 of every block has stored partials[blockIdx.x], it counts the block's arrival; the last block
-// to arrive sums partials[0 .. gridDim.x) (warp 0: lanes strided by 32, then shuffles, one fixed order), writes the
-// total to *result (device or mapped host memory) and re-arms *arrivals, which is 0 at every launch. The fence
-// before the count orders the block's partial before it (the "last block" reduction of the CUDA programming guide).
-// Every thread of the block calls it, as the kernel's last statement.
-__device__ __forceinline__ void finish_in_last_block(const double* partials, unsigned* arrivals, double* result) {
-  __shared__ bool last_block;
-  if (threadIdx.x == 0) {
-    __threadfence();
-    last_block = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block || threadIdx.x >= 32) return;
-  __threadfence();
-  double s = 0.0;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += 32) s += __ldcg(partials + b);
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  if (threadIdx.x == 0) {
-    *result = s;
-    *arrivals = 0;
-    __threadfence_system();
-  }
-}
-
 }  // namespace perksolve::cuda_detail

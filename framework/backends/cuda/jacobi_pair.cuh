@@ -91,8 +91,6 @@ struct JacobiPairArgs {
   Real* out;
   Real* res;  // RESID: r = b - A out
   double* dot;  // DOT: the block's partial sum of b . out, at dot[blockIdx.x]
-  unsigned* sum_arrivals;  // DOT with sum_result: the sum finished by the last block (StencilRequest)
-  double* sum_result;
   int row_stride, step;  // y and z strides (elements)
   int nx, ny, ns, gx, gy, gz;
   int tiles_x, tiles, chunk;
@@ -357,10 +355,7 @@ __global__ void __launch_bounds__(
     });
   }
   cp_async_wait<0>();
-  if constexpr (DOT) {
-    store_block_partial<NT>(a.dot, dot_sum);
-    if (a.sum_result) finish_in_last_block(a.dot, a.sum_arrivals, a.sum_result);
-  }
+  if constexpr (DOT) store_block_partial<NT>(a.dot, dot_sum);
 }
 
 // Whether the pair kernel can run on this layout: ghosts at least the radius wide, rows on 16-byte boundaries (the
@@ -390,8 +385,6 @@ long launch_jacobi_pair_shape(const StencilRequest<Real>& r, Real s1, Real s2, R
   a.out = r.out + origin;
   a.res = RESID ? res + origin : nullptr;
   a.dot = DOT ? dot : nullptr;
-  a.sum_arrivals = DOT ? r.sum_arrivals : nullptr;
-  a.sum_result = DOT ? r.sum_result : nullptr;
   a.row_stride = static_cast<int>(l.stride_y());
   a.step = static_cast<int>(l.stride_z());
   a.nx = l.n[0];

@@ -317,8 +317,6 @@ struct StreamArgs {
   int head_chunks;
   int tail_chunk;
   Real scale;
-  unsigned* sum_arrivals;  // with sum_result: apply_dot's sum finished by the last block (StencilRequest)
-  double* sum_result;
   Real c[NP];
 };
 
@@ -883,11 +881,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
   stream_barriers_init<C>(bars);
   StreamPipeState pipe;
   const double rsum = stream_sweep<Real, S, MODE, SYM, T>(a, a.x, a.out, reinterpret_cast<Real*>(stream_smem), bars, pipe);
-  if constexpr (MODE == static_cast<int>(StencilMode::jacobi) || MODE == static_cast<int>(StencilMode::apply_dot)) {
+  if constexpr (MODE == static_cast<int>(StencilMode::jacobi) || MODE == static_cast<int>(StencilMode::apply_dot))
     store_block_partial<C::NT>(a.partials, rsum);
-    if constexpr (MODE == static_cast<int>(StencilMode::apply_dot))
-      if (a.sum_result) finish_in_last_block(a.partials, a.sum_arrivals, a.sum_result);
-  }
 }
 
 // The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
@@ -903,8 +898,6 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   a.out = r.out + origin;
   a.partials = r.partials;
   a.work = r.work_counters;
-  a.sum_arrivals = r.sum_arrivals;
-  a.sum_result = r.sum_result;
   a.nx = l.n[0];
   a.gx = l.ghost[0];
   if constexpr (S.dim == 3) {
