@@ -15,11 +15,11 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 
 #include "framework/operators/grid_operator.hpp"
 #include "framework/util/timers.hpp"
 #include "framework/solver/solver.hpp"
+#include "framework/util/env.hpp"
 #include "framework/util/log.hpp"
 #include "solvers/common/iteration_chunks.hpp"
 #include "solvers/common/persistent_options.hpp"
@@ -39,6 +39,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
   SolveResult run(System<Real>& sys) {
     if (!sys.A) throw std::invalid_argument("cg: the run set-up gave no linear operator");
     LinearOperator<Real>& A = *sys.A;
+    auto* grid_op = dynamic_cast<GridOperator<Real>*>(&A);  // (null for an assembled matrix)
     Backend<Real>& be = sys.backend;
     FieldPtr<Real> r = A.create_vector(), p = A.create_vector(), q = A.create_vector(), z, d;
     be.fill(*r, Real(0));
@@ -49,21 +50,17 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       d = A.create_vector();
       A.diagonal(*d);
     } else if (pc_ == "multigrid") {
-      auto* g = dynamic_cast<GridOperator<Real>*>(&A);
-      if (!g)
+      if (!grid_op)
         throw std::invalid_argument("cg: the multigrid preconditioner needs a structured-grid problem (not an assembled "
                                     "matrix); use [solver.preconditioner] type = \"jacobi\"");
-      mg = std::make_unique<MultigridPreconditioner<Real>>(mg_, *g, sys.problem, sys.timers);
+      mg = std::make_unique<MultigridPreconditioner<Real>>(mg_, *grid_op, sys.problem, sys.timers);
       if (!quiet_) log::info(mg->describe());
     }
     // The cycle in the other precision: r is handed over rounded and z used as the cycle leaves it (no z in Real).
-    const char* passes = std::getenv("PERKSOLVE_PCG_CONVERT_PASSES");
-    const bool mixed = mg && mg->mixed() && !(passes && std::strcmp(passes, "1") == 0);
+    const bool mixed = mg && mg->mixed() && !env_is("PERKSOLVE_PCG_CONVERT_PASSES", "1");
     if (mixed && !quiet_) log::info("cg: r and z cross to and from the float cycle inside CG's own passes");
-    const char* dots_env = std::getenv("PERKSOLVE_PCG_DOTS_IN_PASSES");
     // (Not with the conversion passes: they compare against the plain double path.)
-    const bool dots_in_passes =
-        (mixed || (mg && !mg->mixed())) && !(dots_env && std::strcmp(dots_env, "0") == 0);
+    const bool dots_in_passes = (mixed || (mg && !mg->mixed())) && !env_is("PERKSOLVE_PCG_DOTS_IN_PASSES", "0");
     if (dots_in_passes && !quiet_) log::info("cg: r.r from the r update, r.z from the cycle's last pass");
     constexpr int kRrSlot = 0, kRzSlot = 1;  // sum slots: r.r on CG's backend, r.z on the cycle's
     if (pc_ != "none" && !mixed) {
@@ -108,10 +105,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       // b bit for bit (every ghost a refresh writes is +0, the stencil's sum +0): one pass copies b into r, rounds it
       // for a float cycle and leaves r.r in its slot, instead of the residual's stencil pass, the rounding and a dot
       // pass (PERKSOLVE_CG_ZERO_START=0: those passes, for comparison).
-      auto* zero_op = dynamic_cast<GridOperator<Real>*>(&A);
-      const char* zero_env = std::getenv("PERKSOLVE_CG_ZERO_START");
-      const bool r_is_b = sys.x_is_zero && zero_op && zero_op->boundary_values_are_zero() && dots_in_passes &&
-                          !(zero_env && std::strcmp(zero_env, "0") == 0);
+      const bool r_is_b = sys.x_is_zero && grid_op && grid_op->boundary_values_are_zero() && dots_in_passes &&
+                          !env_is("PERKSOLVE_CG_ZERO_START", "0");
       if (r_is_b && !quiet_) log::info("cg: x0 = 0 and zero boundary values, so r = b: no residual pass");
       if (r_is_b) {
         if (mixed) be.axpby_mixed_norm_later(Real(1), sys.b, Real(0), *r, mg->rounded_input(), kRrSlot);
@@ -139,10 +134,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     // p's ghosts: where a homogeneous refresh writes +0 into every ghost (GridOperator::homogeneous_ghosts_are_zero),
     // they keep it after the first application, since p is then only written on owned cells (the Backend contract).
     // Later applications skip the refresh (PERKSOLVE_CG_REFRESH_P=1: refresh every time; the same values).
-    auto* grid_op = dynamic_cast<GridOperator<Real>*>(&A);
-    const char* refresh_env = std::getenv("PERKSOLVE_CG_REFRESH_P");
-    const bool p_ghosts_stay_zero = grid_op && grid_op->homogeneous_ghosts_are_zero() &&
-                                    !(refresh_env && std::strcmp(refresh_env, "1") == 0);
+    const bool p_ghosts_stay_zero =
+        grid_op && grid_op->homogeneous_ghosts_are_zero() && !env_is("PERKSOLVE_CG_REFRESH_P", "1");
     bool p_ghosts_zero = false;  // p's ghosts hold +0 now
     if (p_ghosts_stay_zero && !quiet_)
       log::info("cg: p's ghosts stay +0 after the first application of A (its refresh is skipped)");
@@ -167,8 +160,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     // could stop the solve, CG waits for r.r and checks then; a stop needs only this iteration's x update, not the
     // cycle nor the new direction. The iterate, residual, count and reason are those of the check after them.
     // PERKSOLVE_CG_EARLY_STOP=0: always check after them (for comparison).
-    const char* early_env = std::getenv("PERKSOLVE_CG_EARLY_STOP");
-    const bool early_stop = pc_ != "none" && dots_in_passes && !(early_env && std::strcmp(early_env, "0") == 0);
+    const bool early_stop = pc_ != "none" && dots_in_passes && !env_is("PERKSOLVE_CG_EARLY_STOP", "0");
     const long iteration_cap = iteration_limit(sys.stop);
     StopReason early_reason = StopReason::none;  // the check before the cycle stopped the solve
     double previous_residual = -1.0;             // ||r|| at the previous iteration's check (-1: none yet)

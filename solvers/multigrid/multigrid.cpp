@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "framework/runtime/sampling.hpp"
+#include "framework/util/env.hpp"
 #include "framework/util/log.hpp"
 #include "solvers/multigrid/dense_coarse_solver.hpp"
 
@@ -356,12 +357,9 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   }
 
   // Per-level work fields and smoother set-up.
-  const char* all = std::getenv("PERKSOLVE_MG_REFRESH_ALL_GHOSTS");
-  const bool refresh_all_ghosts = all != nullptr && std::string(all) == "1";
-  const char* pairs = std::getenv("PERKSOLVE_MG_SWEEP_PAIRS");  // "0": Jacobi sweeps one by one (comparisons)
-  sweep_pairs_enabled_ = pairs == nullptr || std::string(pairs) != "0";
-  const char* resid = std::getenv("PERKSOLVE_MG_PAIR_RESIDUAL");  // "0": the residual in a pass of its own
-  residual_pairs_enabled_ = resid == nullptr || std::string(resid) != "0";
+  const bool refresh_all_ghosts = env_is("PERKSOLVE_MG_REFRESH_ALL_GHOSTS", "1");
+  sweep_pairs_enabled_ = !env_is("PERKSOLVE_MG_SWEEP_PAIRS", "0");  // "0": Jacobi sweeps one by one (comparisons)
+  residual_pairs_enabled_ = !env_is("PERKSOLVE_MG_PAIR_RESIDUAL", "0");  // "0": the residual in a pass of its own
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;
