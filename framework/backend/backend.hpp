@@ -481,8 +481,9 @@ class Backend {
   }
   // y = A x on the owned cells of two fields of one layout: A's rows and columns are the layout's owned cells in
   // x-fastest order (multigrid's dense coarse inverse, docs/solvers.md). Ghosts are neither read nor written; x and y
-  // must be different fields. The default goes through the flat vectors flat_x and flat_y ({{cells,1,1}}, no ghosts):
-  // copy_boxes, spmv, copy_boxes. Device backends override it with one pass that reads and writes the fields.
+  // may be the same field. The default goes through the flat vectors flat_x and flat_y ({{cells,1,1}}, no ghosts):
+  // copy_boxes, spmv, copy_boxes. Device backends override it with one pass that reads and writes the fields (where
+  // x and y differ).
   virtual void spmv_cells(const SparseMatrix<Real>& A, const Field<Real>& x, Field<Real>& y, Field<Real>& flat_x,
                           Field<Real>& flat_y) {
     const IndexBox owned[1] = {x.layout().owned()};

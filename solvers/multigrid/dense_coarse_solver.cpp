@@ -130,12 +130,8 @@ DenseCoarseSolver<Real>::DenseCoarseSolver(GridOperator<Real>& A, long max_unkno
 template <class Real>
 void DenseCoarseSolver<Real>::solve(const Field<Real>& b, Field<Real>& x, Field<Real>& r, bool homogeneous) {
   Backend<Real>& be = A_.backend();
-  const IndexBox owned[1] = {A_.layout().owned()};
-  const IndexBox flat[1] = {flat_r_->layout().owned()};
   A_.residual_bc(b, x, r, homogeneous);
-  be.copy_boxes(r, owned, *flat_r_, flat);
-  be.spmv(*inverse_, *flat_r_, nullptr, *flat_e_);
-  be.copy_boxes(*flat_e_, flat, r, owned);
+  be.spmv_cells(*inverse_, r, r, *flat_r_, *flat_e_);  // r = A^{-1} r (in place: through the flat vectors)
   be.axpby(Real(1), r, Real(1), x);
 }
 

@@ -510,8 +510,8 @@ TEST(CudaSolverOps, CsrFloat) { csr_test<float>(); }
 
 // spmv_cells (multigrid's dense coarse inverse): y = A x over a grid layout's owned cells, against the reference
 // backend's flat path (copy_boxes, spmv, copy_boxes). A dense 7 x 5 x 6 matrix (a warp per row over 210 columns) and a
-// sparse one with empty rows; ghosts of x random, ghosts of y NaN and left alone; the cuSPARSE path takes the flat path
-// (checked too). In fp64 the sums agree to 1e-13 (lanes sum in another order than the reference).
+// sparse one with empty rows; ghosts of x random, ghosts of y NaN and left alone; the cuSPARSE path and x = y (in place)
+// take the flat path (checked too). In fp64 the sums agree to 1e-13 (lanes sum in another order than the reference).
 template <class Real>
 void spmv_cells_test() {
   REQUIRE_CUDA(Real);
@@ -554,6 +554,9 @@ void spmv_cells_test() {
                    p == CudaSpmvPath::native ? "spmv_cells" : "spmv_cells (cusparse: flat path)");
     }
     gpu->set_spmv_path(path0);
+    gpu->upload(*y.g, hx);
+    gpu->spmv_cells(*gA, *y.g, *y.g, *fx.g, *fy.g);
+    expect_close(l, expect, down(*gpu, *y.g), hx, tol<Real>(), "spmv_cells in place (flat path)");
   }
 }
 TEST(CudaSolverOps, SpmvCellsDouble) { spmv_cells_test<double>(); }

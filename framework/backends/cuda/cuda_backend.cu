@@ -359,6 +359,7 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   // last kernel and the host's wait; PERKSOLVE_CUDA_SUMS_TO_HOST=0: into result_dev_ and a copy (for comparison).
   if (env_int("PERKSOLVE_CUDA_SUMS_TO_HOST", 0, 1, 1, "0 or 1") == 1)
     PERKSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&result_mapped_), result_host_, 0));
+  spmv_cells_kernel_ = env_int("PERKSOLVE_CUDA_SPMV_CELLS", 0, 1, 1, "0 or 1") == 1;
   program_cluster_ =
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,

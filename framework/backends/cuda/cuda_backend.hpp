@@ -235,6 +235,7 @@ class CudaBackend final : public Backend<Real> {
   double* result_dev_ = nullptr;   // 4 doubles: [0, 2) finish_partials / finish_partials2, [2, 4) the sum slots
   double* result_host_ = nullptr;  // pinned, 4 doubles (the same)
   double* result_mapped_ = nullptr;  // result_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
+  bool spmv_cells_kernel_ = true;    // spmv_cells in one kernel (PERKSOLVE_CUDA_SPMV_CELLS=0: the flat path)
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer

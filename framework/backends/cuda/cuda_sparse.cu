@@ -275,16 +275,12 @@ void CudaBackend<Real>::spmv_cells(const SparseMatrix<Real>& Am, const Field<Rea
   const CudaCsr<Real>& A = as_csr(Am);
   const FieldLayout& l = x.layout();
   const long n = A.rows();
-  if (!(y.layout() == l) || n != l.owned_size() || A.ghost_cols() != 0 || &x == &y)
+  if (!(y.layout() == l) || n != l.owned_size() || A.ghost_cols() != 0)
     throw std::logic_error("cuda backend: spmv_cells: the matrix rows, columns and both fields must be one layout's "
-                           "owned cells (and x, y different fields)");
-  // A persistent program records the flat path (its operations); x's cells beyond the stage, the cuSPARSE path and
-  // PERKSOLVE_CUDA_SPMV_CELLS=0 (for comparison): the flat path too.
-  static const bool cells_kernel = [] {
-    const char* e = std::getenv("PERKSOLVE_CUDA_SPMV_CELLS");
-    return !(e && std::string(e) == "0");
-  }();
-  if (builder_ || !cells_kernel || n * static_cast<long>(sizeof(Real)) > kCellsStageBytes ||
+                           "owned cells");
+  // A persistent program records the flat path (its operations); x and y one field, x's cells beyond the stage, the
+  // cuSPARSE path and PERKSOLVE_CUDA_SPMV_CELLS=0 (for comparison): the flat path too.
+  if (builder_ || !spmv_cells_kernel_ || &x == &y || n * static_cast<long>(sizeof(Real)) > kCellsStageBytes ||
       spmv_path_ == CudaSpmvPath::cusparse) {
     Backend<Real>::spmv_cells(Am, x, y, flat_x, flat_y);
     return;
