@@ -786,6 +786,157 @@ TEST(CudaPersistent, BatchedProgramMatchesOperationsFloat) { persistent_program_
 TEST(CudaPersistent, ClusterBatchedProgramMatchesOperationsDouble) { persistent_program_batched_test<double>(16); }
 TEST(CudaPersistent, ClusterBatchedProgramMatchesOperationsFloat) { persistent_program_batched_test<float>(8); }
 
+// Programs recorded while it lives keep fields of at most `cells` owned cells on chip (0: none); the backend's
+// setting comes back afterwards.
+template <class Real>
+struct OnChipCellsScope {
+  CudaBackend<Real>* be;
+  long saved;
+  OnChipCellsScope(CudaBackend<Real>* b, long cells) : be(b), saved(b->program_on_chip_cells()) {
+    be->set_program_on_chip_cells(cells);
+  }
+  ~OnChipCellsScope() { be->set_program_on_chip_cells(saved); }
+};
+
+// The owned and ghost cells of two fields of one layout agree bit for bit (the padding is not compared: an on-chip
+// field's padding keeps its values, program_on_chip.cuh), and a is not all zero.
+template <class Real>
+void expect_same_cells(Backend<Real>& be, const Field<Real>& a, const Field<Real>& b, const std::string& what) {
+  const FieldLayout& l = a.layout();
+  const auto ha = down(be, a), hb = down(be, b);
+  const IndexBox box = l.with_ghosts();
+  long differ = 0, nonzero = 0;
+  for (int k = box.begin[2]; k < box.end[2]; ++k)
+    for (int j = box.begin[1]; j < box.end[1]; ++j)
+      for (int i = box.begin[0]; i < box.end[0]; ++i) {
+        const long n = l.index(i, j, k);
+        differ += std::memcmp(&ha[n], &hb[n], sizeof(Real)) != 0;
+        nonzero += ha[n] != Real(0);
+      }
+  EXPECT_EQ(differ, 0) << what;
+  EXPECT_GT(nonzero, 0) << what;
+}
+
+// On-chip fields (program_on_chip.cuh): a two-level cycle-like sequence on a fine level of <= 4096 cells and its
+// coarse level (3D vertex-centred with a coarse SpMV on the grid between two copy_boxes; 2D cell-centred), with
+// every operation kind a level uses (sourced Neumann and Dirichlet faces, folded and not, Jacobi, residual, 27-point
+// apply, restriction, prolongation, scale in place, copy, fill). Run as a program with the small fields in block 0's
+// shared memory, on the grid and on a cluster of 8 blocks, and as the same program without on-chip fields: every
+// field equal bit for bit (owned cells and ghosts), and to the operations run one by one within the SpMV's rounding
+// (3D) or bit for bit (2D).
+template <class Real>
+void on_chip_program_test() {
+  REQUIRE_CUDA(Real);
+  for (int dim : {3, 2}) {
+    const bool vertex = dim == 3;
+    SCOPED_TRACE(std::string(dim == 3 ? "3D vertex" : "2D cell") + prec(Real()));
+    FieldLayout lf, lc, lflat;
+    lf.n = dim == 3 ? std::array<int, 3>{15, 15, 15} : std::array<int, 3>{60, 58, 1};
+    lf.ghost = {1, 1, dim == 3 ? 1 : 0};
+    lf.align = kGridRowAlign;
+    for (int a = 0; a < 3; ++a) lc.n[a] = a < dim ? (vertex ? (lf.n[a] - 1) / 2 : lf.n[a] / 2) : 1;
+    lc.ghost = lf.ghost;
+    lc.align = kGridRowAlign;
+    lflat.n = {static_cast<int>(lc.owned_size()), 1, 1};
+    TransferMap map;
+    map.dim = dim;
+    map.centering = vertex ? Centering::vertex : Centering::cell;
+    map.shift = {vertex ? 1 : 0, vertex ? 1 : 0, dim == 3 && vertex ? 1 : 0};
+    std::vector<BoundaryFace> faces, cfaces;
+    for (int a = 0; a < dim; ++a)
+      for (int side = 0; side < 2; ++side) {
+        const FaceBoundary fb{a == 1 ? BoundaryType::neumann : BoundaryType::dirichlet, 0.3};
+        faces.push_back(BoundaryFace{a, side, fb, map.centering, 0.25});
+        cfaces.push_back(BoundaryFace{a, side, fb, map.centering, 0.5});
+      }
+    const Stencil A = perks_stencil(dim == 3 ? "3d7pt" : "2d5pt");
+    const Stencil B = perks_stencil(dim == 3 ? "3d27pt" : "2d9pt");
+    CsrBlock blk = random_block(lflat.n[0], 0, 40, 23);
+    auto M = gpu->create_sparse_matrix(blk);
+    struct Set {
+      FieldPtr<Real> x, b, w, r, t, c, flat, flat2;
+    };
+    auto make_set = [&]() {
+      Set s{gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf), gpu->create_field(lf),
+            gpu->create_field(lf), gpu->create_field(lc), gpu->create_field(lflat), gpu->create_field(lflat)};
+      unsigned seed = 31;
+      for (FieldPtr<Real>* f : {&s.x, &s.b, &s.w, &s.r, &s.t, &s.c, &s.flat, &s.flat2})
+        gpu->upload(**f, random_host<Real>((*f)->layout().size(), seed++));
+      return s;
+    };
+    const IndexBox cown[1] = {lc.owned()};
+    const IndexBox flat_box[1] = {lflat.owned()};
+    auto sequence = [&](Set& s) {
+      gpu->fill_boundary_faces(*s.x, faces, false);
+      gpu->jacobi_update(A, Real(0.8), *s.b, *s.x, *s.w);
+      gpu->fill_boundary_faces(*s.w, faces, true);
+      gpu->residual(B, *s.b, *s.w, *s.r);
+      gpu->fill_boundary_ghosts(*s.r, faces[0], true);  // one face: an operation of its own
+      gpu->fill_boundary_faces(*s.r, faces, true);
+      gpu->restrict_to_coarse(map, *s.r, *s.c);
+      if (dim == 3) {
+        gpu->copy_boxes(*s.c, cown, *s.flat, flat_box);
+        gpu->spmv(*M, *s.flat, nullptr, *s.flat2);
+        gpu->copy_boxes(*s.flat2, flat_box, *s.c, cown);
+      }
+      gpu->fill_boundary_faces(*s.c, cfaces, true);
+      gpu->prolongate_add(map, *s.c, *s.w);
+      gpu->fill_boundary_faces(*s.w, faces, true);
+      gpu->apply_stencil(B, *s.w, *s.r);
+      gpu->scale(Real(-0.7), *s.r, *s.x);
+      gpu->scale(Real(0.5), *s.x, *s.x);
+      gpu->copy(*s.w, *s.b);
+      gpu->fill(*s.t, Real(0.375));
+      gpu->jacobi_update(A, Real(0.6), *s.t, *s.b, *s.r);
+    };
+    auto fields = [](Set& s) {
+      return std::vector<std::pair<Field<Real>*, const char*>>{{s.x.get(), "x"},  {s.b.get(), "b"},
+                                                               {s.w.get(), "w"},  {s.r.get(), "r"},
+                                                               {s.t.get(), "t"},  {s.c.get(), "c"},
+                                                               {s.flat.get(), "flat"}, {s.flat2.get(), "flat2"}};
+    };
+    Set direct = make_set(), off = make_set(), on = make_set(), on_cluster = make_set();
+    sequence(direct);
+    auto run = [&](Set& s, long cells, int cluster) {
+      OnChipCellsScope<Real> keep(gpu, cells);
+      ProgramClusterScope<Real> shape(gpu, cluster);
+      std::unique_ptr<RecordedWork> p = gpu->record_persistent([&] { sequence(s); });
+      if (!p) return typename CudaBackend<Real>::ProgramPlacement{};
+      p->replay();
+      p->replay();  // a second replay reloads the fields it stored
+      return gpu->last_program_placement();
+    };
+    const auto placed_off = run(off, 0, 0);
+    const auto placed = run(on, 4096, 0);
+    const auto placed_cluster = run(on_cluster, 4096, 8);
+    ASSERT_GT(placed_off.operations, 0) << "every operation has a program form";
+    EXPECT_EQ(placed_off.on_chip_fields, 0);
+    // Both levels' fields fit in 227 KB (fp64: five 17^3 and one 9^3 packed fields, 197 KB): six on chip; the
+    // SpMV vectors stay in memory.
+    EXPECT_EQ(placed.on_chip_fields, 6);
+    EXPECT_EQ(placed.on_chip_operations, placed.operations - (dim == 3 ? 1 : 0));
+    EXPECT_EQ(placed_cluster.on_chip_fields, 6);
+    std::printf("[on-chip program %dD %s] %d operations, %d in block 0, %d fields (%ld bytes) on chip\n", dim,
+                prec(Real()), placed.operations, placed.block0_operations, placed.on_chip_fields,
+                placed.on_chip_bytes);
+    // The sequence ran twice in the programs and once directly: compare the programs with each other, and one
+    // replay's worth with the operations (a second direct run).
+    sequence(direct);
+    const auto fo = fields(off), fn = fields(on), fc = fields(on_cluster), fd = fields(direct);
+    const double spmv_tol = std::is_same_v<Real, double> ? 1e-12 : 1e-4;
+    for (std::size_t q = 0; q < fo.size(); ++q) {
+      if (dim == 2 && q >= 6) continue;  // no SpMV vectors in 2D
+      expect_same_cells(*gpu, *fo[q].first, *fn[q].first, std::string(fo[q].second) + ": on chip vs in memory");
+      expect_same_cells(*gpu, *fo[q].first, *fc[q].first, std::string(fo[q].second) + ": on chip (cluster) vs in memory");
+      if (dim == 2) expect_same_cells(*gpu, *fd[q].first, *fo[q].first, std::string(fo[q].second) + ": program vs operations");
+      else expect_same_field(*gpu, *fd[q].first, *fo[q].first, std::string(fo[q].second) + ": program vs operations",
+                             100 * spmv_tol);
+    }
+  }
+}
+TEST(CudaPersistent, OnChipProgramMatchesOperationsDouble) { on_chip_program_test<double>(); }
+TEST(CudaPersistent, OnChipProgramMatchesOperationsFloat) { on_chip_program_test<float>(); }
+
 // An operation without a program form (a dot product) makes record_persistent return null, nothing runs,
 // and the backend works afterwards.
 template <class Real>
