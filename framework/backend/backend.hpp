@@ -98,8 +98,6 @@ class RecordedWork {
  public:
   virtual ~RecordedWork() = default;
   virtual void replay() = 0;
-  // One line on how the work runs (e.g. a persistent program's shape); empty when there is nothing to say.
-  virtual std::string describe() const { return {}; }
 };
 
 // Persistent sweeps (PERKS, issue 6): many sweeps of one constant stencil inside the backend.

@@ -751,8 +751,6 @@ void Multigrid<Real>::run_cycle(int l, const std::string& type, bool zero) {
         run_cycle_levels(l, type, zero);
         return;
       }
-      if (const std::string d = p->describe(); !d.empty())
-        log::info(fmt::format("multigrid: levels {}+ as one persistent program: {}", l, d));
       it = programs_.emplace(key, std::move(p)).first;
     }
     it->second->replay();

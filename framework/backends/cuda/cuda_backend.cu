@@ -362,8 +362,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   spmv_cells_kernel_ = env_int("PERKSOLVE_CUDA_SPMV_CELLS", 0, 1, 1, "0 or 1") == 1;
   program_cluster_ =
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
-  program_on_chip_cells_ = env_int("PERKSOLVE_PROGRAM_ON_CHIP_CELLS", 0, 1 << 30, static_cast<int>(program_on_chip_cells_),
-                                   "a cell count from 0 (no on-chip fields) to 2^30");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";

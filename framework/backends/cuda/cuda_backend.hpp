@@ -191,21 +191,6 @@ class CudaBackend final : public Backend<Real> {
   // environment variable PERKSOLVE_PROGRAM_CLUSTER sets the initial value.
   void set_program_cluster(int blocks) { program_cluster_ = blocks; }
   int program_cluster() const { return program_cluster_; }
-  // Persistent programs recorded from now on keep the fields of at most this many owned cells in block 0's shared
-  // memory, as many as fit (program_on_chip.cuh; 0: none). The environment variable PERKSOLVE_PROGRAM_ON_CHIP_CELLS
-  // sets the initial value.
-  void set_program_on_chip_cells(long cells) { program_on_chip_cells_ = cells; }
-  long program_on_chip_cells() const { return program_on_chip_cells_; }
-  static constexpr long kProgramOnChipCells = 4096;
-  // What the last record_persistent placed on chip (tests and benchmarks).
-  struct ProgramPlacement {
-    int operations = 0;          // after folding the face fills
-    int block0_operations = 0;   // run by block 0 alone
-    int on_chip_fields = 0;      // fields held in block 0's shared memory
-    int on_chip_operations = 0;  // operations that touch them
-    long on_chip_bytes = 0;      // dynamic shared memory per block
-  };
-  const ProgramPlacement& last_program_placement() const { return last_program_placement_; }
 
  private:
   enum class Mode { apply, residual, jacobi };
@@ -266,8 +251,6 @@ class CudaBackend final : public Backend<Real> {
   CudaCgWalk cg_walk_ = CudaCgWalk::staged;
   long program_small_work_ = kProgramSmallWork;
   int program_cluster_ = 0;
-  long program_on_chip_cells_ = kProgramOnChipCells;
-  ProgramPlacement last_program_placement_;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations
 };
 

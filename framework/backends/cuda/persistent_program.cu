@@ -12,7 +12,6 @@
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/persistent_program.cuh"
-#include "framework/backends/cuda/program_on_chip.cuh"
 
 namespace perksolve {
 
@@ -222,11 +221,8 @@ __device__ __forceinline__ void prefetch_descriptor(ProgramOp<Real>* dst, const 
   for (int w = threadIdx.x; w < words; w += blockDim.x) __pipeline_memcpy_async(d + w, s + w, 8);
   __pipeline_commit();
 }
-// The descriptor's tagged on-chip pointers become addresses in this block's shared memory (program_on_chip.cuh).
-template <class Real>
-__device__ __forceinline__ void wait_descriptor(ProgramOp<Real>* d, unsigned char* smem) {
+__device__ __forceinline__ void wait_descriptor() {
   __pipeline_wait_prior(0);
-  resolve_on_chip_pointers(d, smem);
   __syncthreads();
 }
 
@@ -253,20 +249,15 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // the barrier, a Jacobi sweep 4 us).
 // trace (PERKSOLVE_PROGRAM_TRACE, null otherwise): per operation, block 0 adds up where its time went
 // (ProgramTraceSlot); the extra block barrier and atomics of a traced run cost a little time themselves.
-// fields: the on-chip fields (program_on_chip.cuh), which block 0 loads into its dynamic shared memory before the
-// first operation and stores back after the last.
 template <class Real, bool kCluster>
 __global__ void __launch_bounds__(kProgramThreads, 1)
-    program_kernel(const ProgramOp<Real>* __restrict__ ops, int nops, ProgramTraceSlot* trace,
-                   const OnChipField<Real>* __restrict__ fields, int nfields) {
-  extern __shared__ __align__(16) unsigned char program_smem[];
+    program_kernel(const ProgramOp<Real>* __restrict__ ops, int nops, ProgramTraceSlot* trace) {
   const long gtid = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   const long gsize = static_cast<long>(gridDim.x) * blockDim.x;
   const bool timer = trace != nullptr && blockIdx.x == 0 && threadIdx.x == 0;
   __shared__ __align__(16) ProgramOp<Real> s_ops[2];
   prefetch_descriptor(&s_ops[0], &ops[0]);
-  wait_descriptor(&s_ops[0], program_smem);
-  if (nfields > 0 && blockIdx.x == 0) load_on_chip_fields(fields, nfields, program_smem);
+  wait_descriptor();
   unsigned long long t_start = timer ? global_ns() : 0;
   for (int o = 0; o < nops; ++o) {
     const ProgramOp<Real>& op = s_ops[o & 1];
@@ -285,7 +276,7 @@ __global__ void __launch_bounds__(kProgramThreads, 1)
     if (op.small && blockIdx.x == 0) __syncthreads();  // the next small operation reads what this one wrote
     if (op.sync_after) program_barrier<kCluster>();  // the next operation may read anything this one wrote
     const unsigned long long t_barrier = timer ? global_ns() : 0;
-    wait_descriptor(&s_ops[(o + 1) & 1], program_smem);
+    wait_descriptor();
     if (timer) {
       const unsigned long long t_end = global_ns();
       volatile unsigned long long* work_end = &trace[o].work_end;
@@ -298,7 +289,6 @@ __global__ void __launch_bounds__(kProgramThreads, 1)
       t_start = global_ns();  // the bookkeeping above is no operation's time
     }
   }
-  if (nfields > 0 && blockIdx.x == 0) store_on_chip_fields(fields, nfields, program_smem);
 }
 
 const char* program_op_name(ProgramOpKind k) {
@@ -352,10 +342,10 @@ void write_program_trace(const std::string& path, const ProgramShape& shape, con
 template <class Real>
 class ProgramReplay final : public RecordedWork {
  public:
-  ProgramReplay(ProgramOp<Real>* ops, int nops, OnChipField<Real>* fields, int nfields, ProgramShape shape,
-                cudaStream_t stream, std::vector<ProgramOp<Real>> traced, std::string trace_path, std::string description)
-      : ops_(ops), nops_(nops), fields_(fields), nfields_(nfields), shape_(shape), stream_(stream),
-        traced_(std::move(traced)), trace_path_(std::move(trace_path)), description_(std::move(description)) {
+  ProgramReplay(ProgramOp<Real>* ops, int nops, ProgramShape shape, cudaStream_t stream, std::vector<ProgramOp<Real>> traced,
+                std::string trace_path)
+      : ops_(ops), nops_(nops), shape_(shape), stream_(stream), traced_(std::move(traced)),
+        trace_path_(std::move(trace_path)) {
     if (!trace_path_.empty()) {
       PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&trace_), nops_ * sizeof(ProgramTraceSlot)));
       PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(trace_, 0, nops_ * sizeof(ProgramTraceSlot), stream_));
@@ -371,31 +361,28 @@ class ProgramReplay final : public RecordedWork {
       cudaFree(trace_);
     }
     cudaFree(ops_);
-    if (fields_) cudaFree(fields_);
   }
-  std::string describe() const override { return description_; }
   void replay() override {
     if (shape_.cluster == 0) {
-      void* args[] = {&ops_, &nops_, &trace_, &fields_, &nfields_};
+      void* args[] = {&ops_, &nops_, &trace_};
       PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&program_kernel<Real, false>),
                                                        dim3(static_cast<unsigned>(shape_.blocks)), dim3(kProgramThreads),
-                                                       args, static_cast<std::size_t>(shape_.smem), stream_));
+                                                       args, 0, stream_));
       return;
     }
     cudaLaunchConfig_t cfg{};
     cudaLaunchAttribute attr[1];
-    cluster_launch_config(shape_.cluster, shape_.smem, stream_, cfg, attr);
+    cluster_launch_config(shape_.cluster, stream_, cfg, attr);
     PERKSOLVE_CUDA_CHECK(cudaLaunchKernelEx(&cfg, program_kernel<Real, true>, static_cast<const ProgramOp<Real>*>(ops_),
-                                            nops_, trace_, static_cast<const OnChipField<Real>*>(fields_), nfields_));
+                                            nops_, trace_));
   }
 
   // One cluster of `cluster` blocks (the whole grid).
-  static void cluster_launch_config(int cluster, int smem, cudaStream_t stream, cudaLaunchConfig_t& cfg,
-                                    cudaLaunchAttribute* attr) {
+  static void cluster_launch_config(int cluster, cudaStream_t stream, cudaLaunchConfig_t& cfg, cudaLaunchAttribute* attr) {
     cfg = cudaLaunchConfig_t{};
     cfg.gridDim = dim3(static_cast<unsigned>(cluster));
     cfg.blockDim = dim3(kProgramThreads);
-    cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+    cfg.dynamicSmemBytes = 0;
     cfg.stream = stream;
     attr[0].id = cudaLaunchAttributeClusterDimension;
     attr[0].val.clusterDim.x = static_cast<unsigned>(cluster);
@@ -408,20 +395,17 @@ class ProgramReplay final : public RecordedWork {
  private:
   ProgramOp<Real>* ops_;
   int nops_;
-  OnChipField<Real>* fields_;
-  int nfields_;
   ProgramShape shape_;
   cudaStream_t stream_;
   std::vector<ProgramOp<Real>> traced_;  // the host copy of the operations, kept only when traced
   std::string trace_path_;
   ProgramTraceSlot* trace_ = nullptr;
-  std::string description_;
 };
 
 // The largest cluster of at most `wanted` blocks (16 needs the non-portable size; 8 is portable) that the device
 // can launch with the program kernel; 0 where it can launch none (no clusters before sm_90).
 template <class Real>
-int largest_program_cluster(int wanted, int smem, cudaStream_t stream) {
+int largest_program_cluster(int wanted, cudaStream_t stream) {
   const void* kernel = reinterpret_cast<const void*>(&program_kernel<Real, true>);
   if (wanted > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
     cudaGetLastError();
@@ -430,24 +414,12 @@ int largest_program_cluster(int wanted, int smem, cudaStream_t stream) {
   for (int c = wanted; c >= 1; c /= 2) {
     cudaLaunchConfig_t cfg{};
     cudaLaunchAttribute attr[1];
-    ProgramReplay<Real>::cluster_launch_config(c, smem, stream, cfg, attr);
+    ProgramReplay<Real>::cluster_launch_config(c, stream, cfg, attr);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) return c;
     cudaGetLastError();
   }
   return 0;
-}
-
-// Dynamic shared memory a program's on-chip fields may take: the device's opt-in limit per block less the program
-// kernel's static shared memory (its two descriptors).
-template <class Real>
-long program_on_chip_budget(long smem_per_block_optin) {
-  cudaFuncAttributes a{};
-  if (cudaFuncGetAttributes(&a, program_kernel<Real, false>) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return smem_per_block_optin - static_cast<long>(a.sharedSizeBytes);
 }
 
 }  // namespace
@@ -477,23 +449,10 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
     cudaGetLastError();
     return nullptr;
   }
-  // Face fills folded into their writers, the small fields placed in block 0's shared memory, then the operations
-  // block 0 runs alone and the barriers marked.
-  fold_face_fills(builder.ops);
-  OnChipPlan plan;
-  std::vector<OnChipField<Real>> fields =
-      place_on_chip(builder.ops, program_on_chip_cells_, program_on_chip_budget<Real>(perks_device_.smem_per_block),
-                    plan);
-  mark_small_operations(builder.ops, program_small_work_);
+  finalise_program(builder.ops, program_small_work_);
   ProgramShape shape;
-  shape.smem = static_cast<int>(plan.bytes);
-  if (shape.smem > 0) {
-    for (const void* k : {reinterpret_cast<const void*>(&program_kernel<Real, false>),
-                          reinterpret_cast<const void*>(&program_kernel<Real, true>)})
-      PERKSOLVE_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, shape.smem));
-  }
   if (program_cluster_ > 0) {
-    shape.cluster = largest_program_cluster<Real>(program_cluster_, shape.smem, stream_);
+    shape.cluster = largest_program_cluster<Real>(program_cluster_, stream_);
     if (shape.cluster == 0)
       throw std::runtime_error("persistent program: this device cannot launch a thread-block cluster of the program "
                                "kernel (PERKSOLVE_PROGRAM_CLUSTER needs sm_90 or newer)");
@@ -502,7 +461,7 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
     // Co-resident grid (a cooperative launch never over-subscribes): one block per SM.
     int per_sm = 0;
     PERKSOLVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, program_kernel<Real, false>,
-                                                                       kProgramThreads, shape.smem));
+                                                                       kProgramThreads, 0));
     if (per_sm <= 0) throw std::runtime_error("persistent program kernel cannot be resident on this device");
     shape.blocks = sm_count_;
   }
@@ -516,27 +475,9 @@ std::unique_ptr<RecordedWork> CudaBackend<Real>::record_persistent(std::function
   const std::size_t bytes = builder.ops.size() * sizeof(ProgramOp<Real>);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev), bytes));
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(dev, builder.ops.data(), bytes, cudaMemcpyHostToDevice, stream_));
-  OnChipField<Real>* dev_fields = nullptr;
-  if (!fields.empty()) {
-    const std::size_t fbytes = fields.size() * sizeof(OnChipField<Real>);
-    PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev_fields), fbytes));
-    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(dev_fields, fields.data(), fbytes, cudaMemcpyHostToDevice, stream_));
-  }
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  int block0 = 0;
-  for (const ProgramOp<Real>& op : builder.ops) block0 += op.small ? 1 : 0;
-  last_program_placement_ = ProgramPlacement{static_cast<int>(builder.ops.size()), block0, plan.fields, plan.ops,
-                                             plan.bytes};
-  std::string description = std::to_string(builder.ops.size()) + " operations (" + std::to_string(block0) +
-                            " in block 0 alone), " +
-                            (shape.cluster > 0 ? "one cluster of " : "a grid of ") + std::to_string(shape.blocks) +
-                            " blocks";
-  if (plan.fields > 0)
-    description += "; " + std::to_string(plan.fields) + " fields (" + std::to_string((plan.bytes + 1023) / 1024) +
-                   " KB) in block 0's shared memory, used by " + std::to_string(plan.ops) + " operations";
-  return std::make_unique<ProgramReplay<Real>>(dev, static_cast<int>(builder.ops.size()), dev_fields,
-                                               static_cast<int>(fields.size()), shape, stream_, std::move(traced),
-                                               std::move(trace_path), std::move(description));
+  return std::make_unique<ProgramReplay<Real>>(dev, static_cast<int>(builder.ops.size()), shape, stream_,
+                                               std::move(traced), std::move(trace_path));
 }
 
 template std::unique_ptr<RecordedWork> CudaBackend<float>::record_persistent(std::function<void()>);

@@ -57,9 +57,6 @@ struct ProgramOp {
   // With faces_after: some ghost of the fill takes its value from an owned cell (false: every ghost is a constant,
   // as for vertex-centred Dirichlet faces with one ghost layer, and the written cells need no second look).
   bool faces_from_cells = false;
-  // Set when the program is finalised: the operation touches a field held in block 0's shared memory
-  // (program_on_chip.cuh), so block 0 runs it (it is small).
-  bool on_chip = false;
   Real* out = nullptr;
   const Real* in = nullptr;
   const Real* b = nullptr;
@@ -100,7 +97,6 @@ struct ProgramTraceSlot {
 struct ProgramShape {
   int blocks = 0;
   int cluster = 0;
-  int smem = 0;  // dynamic shared memory per block: the on-chip fields (program_on_chip.cuh)
 };
 
 template <class Real>
@@ -172,19 +168,21 @@ void fold_face_fills(std::vector<ProgramOp<Real>>& ops) {
 // operations go to block 0: that saves the barriers between them, while an isolated small operation would
 // save none and run on one SM instead of all (measured: a 31^3 level's ghost fills in one block made its
 // program twice as slow as its CUDA graph; docs/perf/perks.md).
-// Operations on on-chip fields (ProgramOp::on_chip) are always small: only block 0 holds their data.
 template <class Real>
 void mark_small_operations(std::vector<ProgramOp<Real>>& ops, long small_work) {
   const std::size_t n = ops.size();
   std::vector<bool> fits(n);
+  for (std::size_t o = 0; o < n; ++o) fits[o] = small_work > 0 && program_op_work(ops[o]) <= small_work;
   for (std::size_t o = 0; o < n; ++o)
-    fits[o] = ops[o].on_chip || (small_work > 0 && program_op_work(ops[o]) <= small_work);
-  for (std::size_t o = 0; o < n; ++o)
-    ops[o].small = ops[o].on_chip || (fits[o] && ((o > 0 && fits[o - 1]) || (o + 1 < n && fits[o + 1])));
+    ops[o].small = fits[o] && ((o > 0 && fits[o - 1]) || (o + 1 < n && fits[o + 1]));
   for (std::size_t o = 0; o < n; ++o) ops[o].sync_after = !(ops[o].small && o + 1 < n && ops[o + 1].small);
 }
 
-// (The program as it runs: fold_face_fills, then place_on_chip (program_on_chip.cuh), then mark_small_operations;
-// CudaBackend::record_persistent.)
+// The program as it runs: face fills folded (fold_face_fills), then the small operations and the barriers marked.
+template <class Real>
+void finalise_program(std::vector<ProgramOp<Real>>& ops, long small_work) {
+  fold_face_fills(ops);
+  mark_small_operations(ops, small_work);
+}
 
 }  // namespace perksolve::cuda_ops
