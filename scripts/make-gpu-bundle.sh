@@ -130,7 +130,7 @@ build_cmake() {
   # The tuning sweep is not part of the default build (minutes of nvcc for many kernel variants).
   if [[ $WITH_SWEEP == 1 ]]; then (cd "$ROOT" && cmake --build --preset cuda -j "$JOBS" --target stencil_sweep); fi
   # (Only with --with-sweep: a stencil_sweep left in the build tree by an earlier build may not match this revision.)
-  local exes=(test_gpu_backend stencil_bench solver_bench spmv_bench program_bench perks_bench cg_bench perksolve)
+  local exes=(test_gpu_backend stencil_bench solver_bench spmv_bench program_bench perks_bench cg_bench l2_partition_probe perksolve)
   [[ $WITH_SWEEP == 1 ]] && exes+=(stencil_sweep)
   for exe in "${exes[@]}"; do
     local f
