@@ -26,6 +26,17 @@
 
 namespace {
 
+// Every block waits until all have started: with one block per SM (most of the shared memory each) they are then
+// spread one per SM, and none leaves its SM free for another before the others have been placed.
+__device__ void all_started(unsigned* arrived) {
+  if (threadIdx.x == 0) {
+    atomicAdd(arrived, 1u);
+    while (atomicAdd(arrived, 0u) < gridDim.x) {
+    }
+  }
+  __syncthreads();
+}
+
 __device__ unsigned smid() {
   unsigned s;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
@@ -35,8 +46,9 @@ __device__ unsigned smid() {
 // The block on SM `target` (one block per SM: the launch asks for most of the shared memory) runs the phase:
 // mode 0 touches every line of the chain, mode 1 walks it as a dependent chain and writes the mean cycles per load.
 __global__ void probe_kernel(const unsigned* __restrict__ chain, int lines, unsigned target, int mode,
-                             double* cycles_out, unsigned* found) {
+                             double* cycles_out, unsigned* found, unsigned* arrived) {
   extern __shared__ unsigned char pad[];
+  all_started(arrived);
   if (smid() != target || threadIdx.x != 0) return;
   pad[0] = 0;
   atomicAdd(found, 1u);
@@ -54,8 +66,9 @@ __global__ void probe_kernel(const unsigned* __restrict__ chain, int lines, unsi
 }
 
 // Records the SM of every block (the %smid values need not be 0 .. SMs - 1).
-__global__ void census_kernel(unsigned* ids) {
+__global__ void census_kernel(unsigned* ids, unsigned* arrived) {
   extern __shared__ unsigned char pad[];
+  all_started(arrived);
   if (threadIdx.x == 0) {
     pad[0] = 0;
     ids[blockIdx.x] = smid();
@@ -111,8 +124,11 @@ int main(int argc, char** argv) {
   float4* evict = nullptr;
   CK(cudaMalloc(&evict, evict_n * sizeof(float4)));
   unsigned* ids_dev = nullptr;
+  unsigned* arrived = nullptr;  // [0] census, [1] touch, [2] walk
   CK(cudaMalloc(&ids_dev, sms * sizeof(unsigned)));
-  census_kernel<<<sms, 32, block_smem>>>(ids_dev);
+  CK(cudaMalloc(&arrived, 3 * sizeof(unsigned)));
+  CK(cudaMemset(arrived, 0, 3 * sizeof(unsigned)));
+  census_kernel<<<sms, 32, block_smem>>>(ids_dev, arrived);
   std::vector<unsigned> ids(sms);
   CK(cudaMemcpy(ids.data(), ids_dev, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
   std::sort(ids.begin(), ids.end());
@@ -134,8 +150,9 @@ int main(int argc, char** argv) {
       const unsigned k = ids[q];
       evict_kernel<<<4 * sms, 512>>>(evict, evict_n);
       CK(cudaMemset(found, 0, sizeof(unsigned)));
-      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, ref, 0, cycles, found);
-      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, k, 1, cycles, found);
+      CK(cudaMemset(arrived + 1, 0, 2 * sizeof(unsigned)));
+      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, ref, 0, cycles, found, arrived + 1);
+      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, k, 1, cycles, found, arrived + 2);
       unsigned f = 0;
       double c = 0;
       CK(cudaMemcpy(&f, found, sizeof f, cudaMemcpyDeviceToHost));
