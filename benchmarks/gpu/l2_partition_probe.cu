@@ -128,7 +128,9 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&ids_dev, sms * sizeof(unsigned)));
   CK(cudaMalloc(&arrived, 3 * sizeof(unsigned)));
   CK(cudaMemset(arrived, 0, 3 * sizeof(unsigned)));
+  CK(cudaFuncSetAttribute(census_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
   census_kernel<<<sms, 32, block_smem>>>(ids_dev, arrived);
+  CK(cudaGetLastError());
   std::vector<unsigned> ids(sms);
   CK(cudaMemcpy(ids.data(), ids_dev, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
   std::sort(ids.begin(), ids.end());
@@ -153,6 +155,7 @@ int main(int argc, char** argv) {
       CK(cudaMemset(arrived + 1, 0, 2 * sizeof(unsigned)));
       probe_kernel<<<sms, 32, block_smem>>>(chain, lines, ref, 0, cycles, found, arrived + 1);
       probe_kernel<<<sms, 32, block_smem>>>(chain, lines, k, 1, cycles, found, arrived + 2);
+      CK(cudaGetLastError());
       unsigned f = 0;
       double c = 0;
       CK(cudaMemcpy(&f, found, sizeof f, cudaMemcpyDeviceToHost));
