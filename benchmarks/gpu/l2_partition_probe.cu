@@ -1,15 +1,86 @@
 // Which L2 partition each SM sits beside (H100 / H200: two L2 partitions joined by a fabric; docs/perf/
-// two-load-stencils.md, eleventh round): cuda_detail::probe_l2_partitions (framework/backends/cuda/l2_partitions.hpp)
-// with three repetitions, printed per SM.
+// two-load-stencils.md, eleventh round). For every SM k: a block on a reference SM s0 reads a 256 KB buffer (its lines
+// are then in L2: at their home partition, and in s0's partition if that keeps copies of far lines), then a block on SM k
+// walks the buffer as a dependent chain and times it. SMs beside s0's partition hit every line close by; the others
+// fetch about half of the lines across the fabric, so their mean latency is higher. Between measurements a 192 MB
+// write evicts the buffer from L2.
 //
 //   l2_partition_probe [--ref 0] [--out probe.json]
+// Prints the mean cycles per load of every SM and the two groups (threshold halfway between the extremes).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
-#include "framework/backends/cuda/l2_partitions.hpp"
+#define CK(x)                                                                                     \
+  do {                                                                                            \
+    cudaError_t e_ = (x);                                                                         \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+namespace {
+
+// Every block waits until all have started: with one block per SM (most of the shared memory each) they are then
+// spread one per SM, and none leaves its SM free for another before the others have been placed.
+__device__ void all_started(unsigned* arrived) {
+  if (threadIdx.x == 0) {
+    atomicAdd(arrived, 1u);
+    while (atomicAdd(arrived, 0u) < gridDim.x) {
+    }
+  }
+  __syncthreads();
+}
+
+__device__ unsigned smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+// The block on SM `target` (one block per SM: the launch asks for most of the shared memory) runs the phase:
+// mode 0 touches every line of the chain, mode 1 walks it as a dependent chain and writes the mean cycles per load.
+__global__ void probe_kernel(const unsigned* __restrict__ chain, int lines, unsigned target, int mode,
+                             double* cycles_out, unsigned* found, unsigned* arrived) {
+  extern __shared__ unsigned char pad[];
+  all_started(arrived);
+  if (smid() != target || threadIdx.x != 0) return;
+  pad[0] = 0;
+  atomicAdd(found, 1u);
+  if (mode == 0) {
+    unsigned acc = 0;
+    for (int l = 0; l < lines; ++l) acc += __ldcg(chain + l * 32);
+    if (acc == 0xffffffffu) cycles_out[target] = -1;  // keeps the loads
+    return;
+  }
+  unsigned p = 0;
+  const long long t0 = clock64();
+  for (int l = 0; l < lines; ++l) p = __ldcg(chain + p * 32);
+  const long long t1 = clock64();
+  cycles_out[target] = static_cast<double>(t1 - t0) / lines + (p == 0xffffffffu ? 1 : 0);
+}
+
+// Records the SM of every block (the %smid values need not be 0 .. SMs - 1).
+__global__ void census_kernel(unsigned* ids, unsigned* arrived) {
+  extern __shared__ unsigned char pad[];
+  all_started(arrived);
+  if (threadIdx.x == 0) {
+    pad[0] = 0;
+    ids[blockIdx.x] = smid();
+  }
+}
+
+__global__ void evict_kernel(float4* buf, long n) {
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
+    buf[i] = make_float4(1, 2, 3, 4);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   unsigned ref = 0;
@@ -23,35 +94,103 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  int dev = 0, sms = 0, smem = 0;
+  if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
     std::printf("SKIPPED: no CUDA device\n");
     return 0;
   }
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 1;
-  const perksolve::cuda_detail::L2Partitions p = perksolve::cuda_detail::probe_l2_partitions(ref, 3);
-  if (p.sm.empty()) {
-    std::fprintf(stderr, "l2_partition_probe: the probe's launches failed\n");
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const int block_smem = smem - 1024;
+  CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
+
+  // A random cyclic chain over `lines` 128-byte lines (the value at line l is the next line).
+  const int lines = 2048;  // 256 KB
+  std::vector<unsigned> host(static_cast<std::size_t>(lines) * 32, 0);
+  std::vector<int> order(lines);
+  for (int l = 0; l < lines; ++l) order[l] = l;
+  unsigned seed = 12345;
+  for (int l = lines - 1; l > 0; --l) {
+    seed = seed * 1103515245u + 12345u;
+    std::swap(order[l], order[1 + (seed >> 8) % l]);
+  }
+  for (int l = 0; l < lines; ++l) host[static_cast<std::size_t>(order[l]) * 32] = order[(l + 1) % lines];
+  unsigned* chain = nullptr;
+  CK(cudaMalloc(&chain, host.size() * sizeof(unsigned)));
+  CK(cudaMemcpy(chain, host.data(), host.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  const long evict_n = (192L << 20) / 16;
+  float4* evict = nullptr;
+  CK(cudaMalloc(&evict, evict_n * sizeof(float4)));
+  unsigned* ids_dev = nullptr;
+  unsigned* arrived = nullptr;  // [0] census, [1] touch, [2] walk
+  CK(cudaMalloc(&ids_dev, sms * sizeof(unsigned)));
+  CK(cudaMalloc(&arrived, 3 * sizeof(unsigned)));
+  CK(cudaMemset(arrived, 0, 3 * sizeof(unsigned)));
+  CK(cudaFuncSetAttribute(census_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
+  census_kernel<<<sms, 32, block_smem>>>(ids_dev, arrived);
+  CK(cudaGetLastError());
+  std::vector<unsigned> ids(sms);
+  CK(cudaMemcpy(ids.data(), ids_dev, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  std::sort(ids.begin(), ids.end());
+  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) {
+    std::fprintf(stderr, "two blocks shared an SM: the launch is not one block per SM\n");
     return 1;
   }
-  std::printf("device: %s, %zu SMs, %s\n", prop.name, p.sm.size(), p.valid ? "two groups" : "no clear groups");
+  if (std::find(ids.begin(), ids.end(), ref) == ids.end()) ref = ids[0];
+  const unsigned max_id = ids.back() + 1;
+  double* cycles = nullptr;
+  unsigned* found = nullptr;
+  CK(cudaMalloc(&cycles, max_id * sizeof(double)));
+  CK(cudaMalloc(&found, sizeof(unsigned)));
+
+  std::vector<double> mean(sms, 0.0);
+  const int reps = 3;
+  for (int rep = 0; rep < reps; ++rep)
+    for (int q = 0; q < sms; ++q) {
+      const unsigned k = ids[q];
+      evict_kernel<<<4 * sms, 512>>>(evict, evict_n);
+      CK(cudaMemset(found, 0, sizeof(unsigned)));
+      CK(cudaMemset(arrived + 1, 0, 2 * sizeof(unsigned)));
+      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, ref, 0, cycles, found, arrived + 1);
+      probe_kernel<<<sms, 32, block_smem>>>(chain, lines, k, 1, cycles, found, arrived + 2);
+      CK(cudaGetLastError());
+      unsigned f = 0;
+      double c = 0;
+      CK(cudaMemcpy(&f, found, sizeof f, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(&c, cycles + k, sizeof c, cudaMemcpyDeviceToHost));
+      if (f != 2) {
+        std::fprintf(stderr, "SM %u or the reference SM %u had no block (found %u)\n", k, ref, f);
+        return 1;
+      }
+      mean[q] += c / reps;
+    }
+  const double lo = *std::min_element(mean.begin(), mean.end()), hi = *std::max_element(mean.begin(), mean.end());
+  const double cut = 0.5 * (lo + hi);
+  std::printf("device: %s, %d SMs, reference SM %u, %d lines, %d repetitions\n", prop.name, sms, ref, lines, reps);
   std::printf("%4s %10s %6s\n", "sm", "cycles", "group");
-  for (std::size_t q = 0; q < p.sm.size(); ++q) std::printf("%4u %10.1f %6d\n", p.sm[q], p.cycles[q], p.group[q]);
-  for (int g = 0; g < 2; ++g) {
-    std::printf("group %d (%s the reference SM's partition):", g, g == 0 ? "beside" : "across");
-    for (std::size_t q = 0; q < p.sm.size(); ++q)
-      if (p.group[q] == g) std::printf(" %u", p.sm[q]);
-    std::printf("  (%d SMs)\n", p.count[g]);
+  std::vector<int> group(sms);
+  for (int q = 0; q < sms; ++q) {
+    group[q] = mean[q] < cut ? 0 : 1;
+    std::printf("%4u %10.1f %6d\n", ids[q], mean[q], group[q]);
   }
+  for (int g = 0; g < 2; ++g) {
+    int count = 0;
+    std::printf("group %d (%s the reference SM's partition):", g, g == 0 ? "beside" : "across");
+    for (int q = 0; q < sms; ++q)
+      if (group[q] == g) std::printf(" %u", ids[q]), ++count;
+    std::printf("  (%d SMs)\n", count);
+  }
+  std::printf("min %.1f max %.1f cycles per load\n", lo, hi);
   if (!out.empty()) {
     if (std::FILE* f = std::fopen(out.c_str(), "w")) {
-      std::fprintf(f, "{\"device\": \"%s\", \"valid\": %s, \"sm\": [", prop.name, p.valid ? "true" : "false");
-      for (std::size_t q = 0; q < p.sm.size(); ++q) std::fprintf(f, "%s%u", q ? ", " : "", p.sm[q]);
-      std::fprintf(f, "], \"cycles_per_load\": [");
-      for (std::size_t q = 0; q < p.sm.size(); ++q) std::fprintf(f, "%s%.2f", q ? ", " : "", p.cycles[q]);
+      std::fprintf(f, "{\"device\": \"%s\", \"reference_sm\": %u, \"cycles_per_load\": [", prop.name, ref);
+      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%.2f", q ? ", " : "", mean[q]);
+      std::fprintf(f, "], \"sm\": [");
+      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%u", q ? ", " : "", ids[q]);
       std::fprintf(f, "], \"group\": [");
-      for (std::size_t q = 0; q < p.sm.size(); ++q) std::fprintf(f, "%s%d", q ? ", " : "", p.group[q]);
+      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%d", q ? ", " : "", group[q]);
       std::fprintf(f, "]}\n");
       std::fclose(f);
     }

@@ -313,8 +313,8 @@ int main(int argc, char** argv) {
   CK(cudaGetDeviceProperties(&prop, dev));
   g_sms = prop.multiProcessorCount;
   CK(cudaStreamCreate(&g_st));
-  CK(cudaMalloc(&g_work, 4 * sizeof(unsigned)));
-  CK(cudaMemset(g_work, 0, 4 * sizeof(unsigned)));
+  CK(cudaMalloc(&g_work, 2 * sizeof(unsigned)));
+  CK(cudaMemset(g_work, 0, 2 * sizeof(unsigned)));
   CK(cudaMalloc(&g_partials, kMaxPartials * sizeof(double)));
   std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, g_sms, prop.l2CacheSize >> 20);
 

@@ -272,15 +272,11 @@ TEST(CudaBackendStencil, LargeGridDouble) { large_grid_test<double>(); }
 // The short tail of the dynamic schedule (stream_schedule.hpp) only exists on grids with >= 4 rounds of items of
 // >= 16 planes. fp64: 512 x 256 x 530 is such a grid for every 3D 7-point tile with dynamic items (16-17 rounds of
 // 17-33 planes). fp32: 256 x 512 x 800 (the H200's 256 x 12 tile, two blocks per SM: 43 tiles in chunks of 17
-// planes on 264 blocks, then 8-plane tail chunks; the H100's 256 x 16 tile: 32 tiles, chunks of 25). Apply and Jacobi
-// with the tail: the Kokkos values, and the bits of the variant: equal chunks, or (l2_affinity) the partition-affine
-// schedule (each L2 partition's SMs take their own part of the tiles, with the tail).
+// planes on 264 blocks, then 8-plane tail chunks; the H100's 256 x 16 tile: 32 tiles, chunks of 25). Apply and Jacobi with the tail: the
+// Kokkos values, and the bits of equal chunks.
 template <class Real>
-void schedule_test(bool l2_affinity) {
+void schedule_tail_test() {
   REQUIRE_CUDA(Real);
-  const bool affinity_before = gpu->l2_affinity();
-  if (l2_affinity && !gpu->set_l2_affinity(true)) GTEST_SKIP() << "the device shows no two L2 partitions";
-  gpu->set_l2_affinity(false);
   const Stencil s = perks_stencil("3d7pt");
   FieldLayout l;
   l.align = kGridRowAlign;
@@ -308,8 +304,7 @@ void schedule_test(bool l2_affinity) {
   std::vector<Real> apply_out[2], jacobi_out[2];
   double norm[2] = {0, 0};
   for (int t = 0; t < 2; ++t) {
-    gpu->set_schedule_tail(t == 0 || l2_affinity ? tail_default : 0);
-    gpu->set_l2_affinity(t == 1 && l2_affinity);
+    gpu->set_schedule_tail(t == 0 ? tail_default : 0);
     gpu->upload(*go, hp);
     gpu->apply_stencil(s, *gx, *go);
     apply_out[t] = down(*gpu, *go);
@@ -318,23 +313,18 @@ void schedule_test(bool l2_affinity) {
     jacobi_out[t] = down(*gpu, *go);
   }
   gpu->set_schedule_tail(tail_default);
-  gpu->set_l2_affinity(affinity_before);
   expect_close(l, expect_apply, apply_out[0], &hp, tol<Real>(), "3d7pt apply, tail");
   expect_close(l, expect_jacobi, jacobi_out[0], &hp, tol<Real>(), "3d7pt jacobi, tail");
-  expect_close(l, expect_apply, apply_out[1], &hp, tol<Real>(), "3d7pt apply, variant");
-  expect_close(l, expect_jacobi, jacobi_out[1], &hp, tol<Real>(), "3d7pt jacobi, variant");
   const double norm_tol = std::is_same_v<Real, double> ? 1e-12 : 1e-5;  // partial sums in schedule order
   EXPECT_NEAR(norm[0], expect_norm, norm_tol * expect_norm);
   EXPECT_NEAR(norm[1], expect_norm, norm_tol * expect_norm);
   EXPECT_EQ(std::memcmp(apply_out[0].data(), apply_out[1].data(), apply_out[0].size() * sizeof(Real)), 0)
-      << "apply: the variant changed bits";
+      << "apply: the tail changed bits";
   EXPECT_EQ(std::memcmp(jacobi_out[0].data(), jacobi_out[1].data(), jacobi_out[0].size() * sizeof(Real)), 0)
-      << "jacobi: the variant changed bits";
+      << "jacobi: the tail changed bits";
 }
-TEST(CudaBackendStencil, ScheduleTailDouble) { schedule_test<double>(false); }
-TEST(CudaBackendStencil, ScheduleTailFloat) { schedule_test<float>(false); }
-TEST(CudaBackendStencil, ScheduleL2AffinityDouble) { schedule_test<double>(true); }
-TEST(CudaBackendStencil, ScheduleL2AffinityFloat) { schedule_test<float>(true); }
+TEST(CudaBackendStencil, ScheduleTailDouble) { schedule_tail_test<double>(); }
+TEST(CudaBackendStencil, ScheduleTailFloat) { schedule_tail_test<float>(); }
 TEST(CudaBackendStencil, LargeGridFloat) { large_grid_test<float>(); }
 
 template <class Real>

@@ -1,7 +1,6 @@
 // Native CUDA backend: storage, BLAS-1, reductions, stencil dispatch, halo pack/unpack, boundary
 // ghosts. Semantics follow the reference Kokkos backend (framework/backends/kokkos/kokkos_backend.cpp).
 #include "framework/backends/cuda/cuda_backend.hpp"
-#include "framework/backends/cuda/l2_partitions.hpp"
 
 #include <cuda_runtime.h>
 
@@ -352,8 +351,8 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   }
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
-  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 4 * sizeof(unsigned)));
-  PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 4 * sizeof(unsigned), stream_));
+  PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
+  PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(work_counters_, 0, 2 * sizeof(unsigned), stream_));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result_dev_), 4 * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
   // The finishing kernels write their sums straight into the pinned buffer (mapped), so nothing stands between the
@@ -365,7 +364,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
-  if (env_int("PERKSOLVE_CUDA_L2_AFFINITY", 0, 1, 0, "0 or 1") == 1) set_l2_affinity(true);
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -384,7 +382,6 @@ CudaBackend<Real>::~CudaBackend() {
   if (stream_) cudaStreamSynchronize(stream_);
   if (partials_) cudaFree(partials_);
   if (work_counters_) cudaFree(work_counters_);
-  if (sm_partition_dev_) cudaFree(sm_partition_dev_);
   if (result_dev_) cudaFree(result_dev_);
   if (result_host_) cudaFreeHost(result_host_);
   if (staging_host_) cudaFreeHost(staging_host_);
@@ -576,23 +573,6 @@ double CudaBackend<Real>::norm_inf(const Field<Real>& x) {
 }
 
 template <class Real>
-bool CudaBackend<Real>::set_l2_affinity(bool on) {
-  if (on && !l2_probed_) {
-    l2_probed_ = true;
-    PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    const cuda_detail::L2Partitions p = cuda_detail::probe_l2_partitions();
-    if (p.valid) {
-      const std::vector<unsigned char> table = p.by_sm_id();
-      PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sm_partition_dev_), table.size()));
-      PERKSOLVE_CUDA_CHECK(cudaMemcpy(sm_partition_dev_, table.data(), table.size(), cudaMemcpyHostToDevice));
-      partition_sms0_ = p.count[0];
-    }
-  }
-  l2_affinity_ = on && sm_partition_dev_ != nullptr;
-  return l2_affinity_;
-}
-
-template <class Real>
 StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const FieldLayout& l, const Real* x,
                                                        const Real* b, Real* out) const {
   StencilRequest<Real> r;
@@ -608,10 +588,6 @@ StencilRequest<Real> CudaBackend<Real>::stencil_request(const Stencil& A, const 
   r.wide_tiles = wide_tiles_;
   r.fast_memory = fast_memory_;
   r.schedule_tail = schedule_tail_;
-  if (l2_affinity_) {
-    r.sm_partition = sm_partition_dev_;
-    r.partition_sms0 = partition_sms0_;
-  }
   return r;
 }
 

@@ -176,11 +176,6 @@ class CudaBackend final : public Backend<Real> {
   // Dynamic stencil schedules end in chunks this many times shorter (0: equal chunks); stream_schedule.hpp.
   void set_schedule_tail(int div) { schedule_tail_ = div; }
   int schedule_tail() const { return schedule_tail_; }
-  // Partition-affine dynamic stencil schedules (l2_partitions.hpp): the SMs beside each L2 partition stream their own
-  // part of the domain. Enabling it measures the SMs' partitions once (about 5 ms); returns whether it is on (false
-  // where the device shows no two partitions). PERKSOLVE_CUDA_L2_AFFINITY=0|1 sets the initial value.
-  bool set_l2_affinity(bool on);
-  bool l2_affinity() const { return l2_affinity_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
   // The persistent CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK=staged|per_thread sets the initial one).
@@ -236,7 +231,7 @@ class CudaBackend final : public Backend<Real> {
   cuda_detail::PerksDeviceModel perks_device_;  // the PERKS concurrency model's device (queried once: some
                                                // attributes, e.g. the memory clock, cost ~1 ms per query)
   double* partials_ = nullptr;  // device, kMaxPartials doubles
-  unsigned* work_counters_ = nullptr;  // device, 4 self-resetting counters of the dynamic stencil schedule
+  unsigned* work_counters_ = nullptr;  // device, 2 self-resetting counters of the dynamic stencil schedule
   double* result_dev_ = nullptr;   // 4 doubles: [0, 2) finish_partials / finish_partials2, [2, 4) the sum slots
   double* result_host_ = nullptr;  // pinned, 4 doubles (the same)
   double* result_mapped_ = nullptr;  // result_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
@@ -249,11 +244,7 @@ class CudaBackend final : public Backend<Real> {
   CudaStencilPath last_path_ = CudaStencilPath::none;
   bool force_generic_ = false;
   bool wide_tiles_ = true;
-  int schedule_tail_ = cuda_detail::kStreamTailDiv;
-  bool l2_affinity_ = false;
-  bool l2_probed_ = false;
-  unsigned char* sm_partition_dev_ = nullptr;  // the L2 group of every SM id (set_l2_affinity)
-  int partition_sms0_ = 0;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
+  int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

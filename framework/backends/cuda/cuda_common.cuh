@@ -79,11 +79,7 @@ struct StencilRequest {
   Real* out = nullptr;
   Real scale = 0;           // jacobi: omega / centre
   double* partials = nullptr;
-  unsigned* work_counters = nullptr;  // four zeroed device counters (dynamic work distribution), or null
-  // Partition-affine dynamic schedule (l2_partitions.hpp, docs/perf/two-load-stencils.md eleventh round): the L2 group
-  // (0 or 1) of every SM id, and how many SMs group 0 has; null: one schedule for all SMs.
-  const unsigned char* sm_partition = nullptr;
-  int partition_sms0 = 0;
+  unsigned* work_counters = nullptr;  // two zeroed device counters (dynamic work distribution), or null
   int sm_count = 1;
   cudaStream_t stream = nullptr;
   bool symmetric = false;  // coefficients are mirror-symmetric (CSE variant allowed)

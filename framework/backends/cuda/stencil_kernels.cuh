@@ -303,13 +303,7 @@ struct StreamArgs {
   const Real* b;     // element (0,0,0) of b (residual / jacobi)
   Real* out;         // element (0,0,0) of the output
   double* partials;  // jacobi: one per block
-  // DYN: [0] items handed out beyond the first gridDim.x, [1] finished blocks, [2] / [3] items handed out to the SMs
-  // of L2 group 0 / 1 (with sm_part) (self-resetting)
-  unsigned* work;
-  // DYN, partition-affine (StencilRequest::sm_partition): the L2 group of every SM id; the blocks of group 0 take the
-  // items of tiles [0, part_tiles0) chunk by chunk, those of group 1 the other tiles. Null: one sequence of items.
-  const unsigned char* sm_part;
-  long part_tiles0;
+  unsigned* work;    // DYN: [0] items handed out beyond the first gridDim.x, [1] finished blocks (self-resetting)
   long row_stride;   // stride of the in-plane second axis (3D: y; 2D: z)
   long step;         // stride of the streamed axis (3D: z; 2D: y)
   int nx, ny, ns;    // owned extents: x, in-plane second axis, streamed axis
@@ -428,12 +422,6 @@ __device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsi
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(smem_addr(smem)),
       "l"(gmem), "r"(bytes), "r"(smem_addr(bar))
       : "memory");
-}
-
-__device__ __forceinline__ unsigned stream_sm_id() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
 }
 
 template <bool STCS, class Real>
@@ -675,28 +663,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);
 
-  // Partition-affine items (StreamArgs::sm_part): the v-th item of this block's L2 group, as an item number (a.items
-  // when the group has none left). Every item of the group, the first included, comes from the group's counter.
-  const int part = T::DYN && a.sm_part != nullptr ? a.sm_part[stream_sm_id()] : -1;
-  auto part_item = [&](unsigned v) -> long {
-    const long tp = part == 0 ? a.part_tiles0 : a.tiles - a.part_tiles0;
-    const long q = static_cast<long>(v) / tp;
-    if (q >= a.items / a.tiles) return a.items;
-    return q * a.tiles + (part == 0 ? 0 : a.part_tiles0) + (static_cast<long>(v) - q * tp);
-  };
-  auto next_item = [&]() -> long {  // thread 0
-    return part >= 0 ? part_item(atomicAdd(a.work + 2 + part, 1u)) : static_cast<long>(atomicAdd(a.work, 1u)) + gridDim.x;
-  };
-
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
-  if (part >= 0) {
-    if (tid == 0) dyn_next = next_item();
-    __syncthreads();
-    iu = dyn_next;
-    __syncthreads();  // (thread 0 writes dyn_next again while issuing)
-  }
-  const long first_item = iu;
   int ip = 0, iP = 0, is0 = 0;
   long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the row's x0 - R
   bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
@@ -803,7 +771,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       ++n_issued;
       if constexpr (T::DYN) {
         // Fetched two planes before the switch: the next issue() runs after a __syncthreads.
-        if (ip == iP - 2 && tid == 0) dyn_next = next_item();
+        if (ip == iP - 2 && tid == 0) dyn_next = static_cast<long>(atomicAdd(a.work, 1u)) + gridDim.x;
       }
       if (++ip == iP) {
         ip = 0;
@@ -826,7 +794,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   }
 
   int slot = slot0;  // ring slot of the plane being computed
-  for (long cu = first_item; cu < a.items; cu = T::DYN ? item_of_slot[slot] : cu + static_cast<long>(gridDim.x)) {
+  for (long cu = blockIdx.x; cu < a.items; cu = T::DYN ? item_of_slot[slot] : cu + static_cast<long>(gridDim.x)) {
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
     int s0 = 0, P = 0;
@@ -892,8 +860,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       if (atomicAdd(a.work + 1, 1u) == gridDim.x - 1) {
         a.work[0] = 0;
         a.work[1] = 0;
-        a.work[2] = 0;
-        a.work[3] = 0;
         __threadfence();
       }
     }
@@ -951,12 +917,6 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   for (int p = 0; p < G::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
   a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + C::BY - 1) / C::BY);
-  // Partition-affine items: tiles shared between the groups in proportion to their SMs (row-major tile order, so
-  // each group streams one contiguous part of the plane).
-  if (r.sm_partition != nullptr && a.tiles >= 2 && r.sm_count > 0) {
-    a.sm_part = r.sm_partition;
-    a.part_tiles0 = std::clamp((a.tiles * r.partition_sms0 + r.sm_count / 2) / r.sm_count, 1L, a.tiles - 1);
-  }
   return a;
 }
 
