@@ -5,24 +5,21 @@
 // fetch about half of the lines across the fabric, so their mean latency is higher. Between measurements a 192 MB
 // write evicts the buffer from L2.
 //
-//   l2_partition_probe [--ref 0] [--out probe.json]
-// Prints the mean cycles per load of every SM and the two groups (threshold halfway between the extremes).
+//   l2_partition_probe [--ref 0] [--out probe.json] [--git-revision REV]
+// Prints the mean cycles per load of every SM and the two groups (threshold halfway between the extremes); the JSON
+// has the run's identification (bench_common.hpp) and the per-SM figures.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <fstream>
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                     \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
+#include "benchmarks/gpu/bench_common.hpp"
+
 
 namespace {
 
@@ -80,31 +77,18 @@ __global__ void evict_kernel(float4* buf, long n) {
     buf[i] = make_float4(1, 2, 3, 4);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  unsigned ref = 0;
-  std::string out;
-  for (int a = 1; a < argc; ++a) {
-    const std::string s = argv[a];
-    if (s == "--ref" && a + 1 < argc) ref = static_cast<unsigned>(std::atoi(argv[++a]));
-    else if (s == "--out" && a + 1 < argc) out = argv[++a];
-    else {
-      std::fprintf(stderr, "usage: l2_partition_probe [--ref SM] [--out FILE.json]\n");
-      return 2;
-    }
-  }
+int run(unsigned ref, const std::string& out, const std::string& git_rev, const std::string& command) {
   int dev = 0, sms = 0, smem = 0;
   if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
     std::printf("SKIPPED: no CUDA device\n");
     return 0;
   }
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  CK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  PERKSOLVE_BENCH_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  PERKSOLVE_BENCH_CK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
   cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
+  PERKSOLVE_BENCH_CK(cudaGetDeviceProperties(&prop, 0));
   const int block_smem = smem - 1024;
-  CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
+  PERKSOLVE_BENCH_CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
 
   // A random cyclic chain over `lines` 128-byte lines (the value at line l is the next line).
   const int lines = 2048;  // 256 KB
@@ -118,21 +102,21 @@ int main(int argc, char** argv) {
   }
   for (int l = 0; l < lines; ++l) host[static_cast<std::size_t>(order[l]) * 32] = order[(l + 1) % lines];
   unsigned* chain = nullptr;
-  CK(cudaMalloc(&chain, host.size() * sizeof(unsigned)));
-  CK(cudaMemcpy(chain, host.data(), host.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&chain, host.size() * sizeof(unsigned)));
+  PERKSOLVE_BENCH_CK(cudaMemcpy(chain, host.data(), host.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
   const long evict_n = (192L << 20) / 16;
   float4* evict = nullptr;
-  CK(cudaMalloc(&evict, evict_n * sizeof(float4)));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&evict, evict_n * sizeof(float4)));
   unsigned* ids_dev = nullptr;
   unsigned* arrived = nullptr;  // [0] census, [1] touch, [2] walk
-  CK(cudaMalloc(&ids_dev, sms * sizeof(unsigned)));
-  CK(cudaMalloc(&arrived, 3 * sizeof(unsigned)));
-  CK(cudaMemset(arrived, 0, 3 * sizeof(unsigned)));
-  CK(cudaFuncSetAttribute(census_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&ids_dev, sms * sizeof(unsigned)));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&arrived, 3 * sizeof(unsigned)));
+  PERKSOLVE_BENCH_CK(cudaMemset(arrived, 0, 3 * sizeof(unsigned)));
+  PERKSOLVE_BENCH_CK(cudaFuncSetAttribute(census_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, block_smem));
   census_kernel<<<sms, 32, block_smem>>>(ids_dev, arrived);
-  CK(cudaGetLastError());
+  PERKSOLVE_BENCH_CK(cudaGetLastError());
   std::vector<unsigned> ids(sms);
-  CK(cudaMemcpy(ids.data(), ids_dev, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  PERKSOLVE_BENCH_CK(cudaMemcpy(ids.data(), ids_dev, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
   std::sort(ids.begin(), ids.end());
   if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) {
     std::fprintf(stderr, "two blocks shared an SM: the launch is not one block per SM\n");
@@ -142,8 +126,8 @@ int main(int argc, char** argv) {
   const unsigned max_id = ids.back() + 1;
   double* cycles = nullptr;
   unsigned* found = nullptr;
-  CK(cudaMalloc(&cycles, max_id * sizeof(double)));
-  CK(cudaMalloc(&found, sizeof(unsigned)));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&cycles, max_id * sizeof(double)));
+  PERKSOLVE_BENCH_CK(cudaMalloc(&found, sizeof(unsigned)));
 
   std::vector<double> mean(sms, 0.0);
   const int reps = 3;
@@ -151,15 +135,15 @@ int main(int argc, char** argv) {
     for (int q = 0; q < sms; ++q) {
       const unsigned k = ids[q];
       evict_kernel<<<4 * sms, 512>>>(evict, evict_n);
-      CK(cudaMemset(found, 0, sizeof(unsigned)));
-      CK(cudaMemset(arrived + 1, 0, 2 * sizeof(unsigned)));
+      PERKSOLVE_BENCH_CK(cudaMemset(found, 0, sizeof(unsigned)));
+      PERKSOLVE_BENCH_CK(cudaMemset(arrived + 1, 0, 2 * sizeof(unsigned)));
       probe_kernel<<<sms, 32, block_smem>>>(chain, lines, ref, 0, cycles, found, arrived + 1);
       probe_kernel<<<sms, 32, block_smem>>>(chain, lines, k, 1, cycles, found, arrived + 2);
-      CK(cudaGetLastError());
+      PERKSOLVE_BENCH_CK(cudaGetLastError());
       unsigned f = 0;
       double c = 0;
-      CK(cudaMemcpy(&f, found, sizeof f, cudaMemcpyDeviceToHost));
-      CK(cudaMemcpy(&c, cycles + k, sizeof c, cudaMemcpyDeviceToHost));
+      PERKSOLVE_BENCH_CK(cudaMemcpy(&f, found, sizeof f, cudaMemcpyDeviceToHost));
+      PERKSOLVE_BENCH_CK(cudaMemcpy(&c, cycles + k, sizeof c, cudaMemcpyDeviceToHost));
       if (f != 2) {
         std::fprintf(stderr, "SM %u or the reference SM %u had no block (found %u)\n", k, ref, f);
         return 1;
@@ -184,16 +168,42 @@ int main(int argc, char** argv) {
   }
   std::printf("min %.1f max %.1f cycles per load\n", lo, hi);
   if (!out.empty()) {
-    if (std::FILE* f = std::fopen(out.c_str(), "w")) {
-      std::fprintf(f, "{\"device\": \"%s\", \"reference_sm\": %u, \"cycles_per_load\": [", prop.name, ref);
-      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%.2f", q ? ", " : "", mean[q]);
-      std::fprintf(f, "], \"sm\": [");
-      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%u", q ? ", " : "", ids[q]);
-      std::fprintf(f, "], \"group\": [");
-      for (int q = 0; q < sms; ++q) std::fprintf(f, "%s%d", q ? ", " : "", group[q]);
-      std::fprintf(f, "]}\n");
-      std::fclose(f);
+    std::ofstream f(out);
+    if (!f) {
+      std::fprintf(stderr, "l2_partition_probe: cannot write %s\n", out.c_str());
+      return 1;
     }
+    perksolve::bench::json_run_header(f, "l2_partition_probe", prop.name, git_rev, command);
+    f << ",\n  \"reference_sm\": " << ref << ",\n  \"sm\": [";
+    for (int q = 0; q < sms; ++q) f << (q ? ", " : "") << ids[q];
+    f << "],\n  \"cycles_per_load\": [";
+    for (int q = 0; q < sms; ++q) f << (q ? ", " : "") << mean[q];
+    f << "],\n  \"group\": [";
+    for (int q = 0; q < sms; ++q) f << (q ? ", " : "") << group[q];
+    f << "]\n}\n";
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned ref = 0;
+  std::string out, git_rev = "unknown";
+  for (int a = 1; a < argc; ++a) {
+    const std::string s = argv[a];
+    if (s == "--ref" && a + 1 < argc) ref = static_cast<unsigned>(std::atoi(argv[++a]));
+    else if (s == "--out" && a + 1 < argc) out = argv[++a];
+    else if (s == "--git-revision" && a + 1 < argc) git_rev = argv[++a];
+    else {
+      std::fprintf(stderr, "usage: l2_partition_probe [--ref SM] [--out FILE.json] [--git-revision REV]\n");
+      return 2;
+    }
+  }
+  try {
+    return run(ref, out, git_rev, perksolve::bench::command_line(argc, argv));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "l2_partition_probe: %s\n", e.what());
+    return 1;
+  }
 }
