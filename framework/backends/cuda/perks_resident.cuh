@@ -76,17 +76,6 @@ struct ResidentTuneSel {
   using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>, Tune<512, 1, MX2, 1>>;
 };
 
-// A predicated global store without a branch: the plane loop stores the few outputs that others read, and a
-// branch per output costs a convergence barrier and an address computation behind it (ncu, resident 3D tiles).
-// No memory clobber, so that the shared loads around it keep their schedule; as volatile asm it keeps its order
-// with the block and device barriers and fences that publish the stores (volatile asm with memory clobbers).
-__device__ __forceinline__ void store_global_if(double* p, double v, unsigned pred) {
-  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v), "r"(pred));
-}
-__device__ __forceinline__ void store_global_if(float* p, float v, unsigned pred) {
-  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v), "r"(pred));
-}
-
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
@@ -250,7 +239,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
       if constexpr (!decltype(completes)::value) {
-        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [](int, int, Real, Real) {});
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, a.c, acc, xq, [](int, int, Real, Real) {});
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
@@ -260,7 +249,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
         [[maybe_unused]] const Real* const bcur =
             bplanes + (b_on_chip ? i - 2 * RS : i % NB) * C::BB_ELEMS + tid;  // b of this step's outputs
-        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
           if constexpr (kJacobi) {
@@ -280,7 +269,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
           // 3D: one predicated store (the compiler branched around each store with its address computation:
           // 3D small domains 5-25 % faster this way). 2D: the compiler predicates the plain store itself, and
           // the asm form measured 3-8 % slower there (run 4, benchmarks/results/gpu-h200-2026-11-25-resident-loop).
-          if constexpr (C::D3) store_global_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
+          if constexpr (C::D3) store_out_if(dst + (zoff + goff[jy][jx]), value, (store_mask >> k) & 1u);
           else if ((store_mask >> k) & 1u) gplane[goff[jy][jx]] = value;
         });
       }

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
         __syncthreads();
         issue(slot == 0 ? NS - 1 : slot - 1);
         const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
-        stream_plane<Real, S, C, SYM, kJacobi>(cur, 0, 0, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        stream_plane<Real, S, C, SYM, kJacobi>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
           if (i < 2 * RS || ox >= a.nx || oy >= a.ny) return;
           const int z = s0 + i - 2 * RS;

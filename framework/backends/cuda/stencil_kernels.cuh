@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -424,12 +425,26 @@ __device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsi
       : "memory");
 }
 
-template <bool STCS, class Real>
-__device__ __forceinline__ void store_out(Real* p, Real v) {
+// A predicated global store without a branch (STCS: streaming, evict-first). The plane loops store only the outputs
+// inside the domain (and PERKS only those that others read); a branch per output costs a convergence barrier and the
+// address computation behind it (ncu: ~16 instructions per output in the 3D streaming tiles, against 42 FMAs per
+// plane of 6 outputs). No memory clobber, so that the shared loads around it keep their schedule; as volatile asm it
+// keeps its order with the block and device barriers and fences that publish the stores.
+template <bool STCS = false>
+__device__ __forceinline__ void store_out_if(double* p, double v, unsigned pred) {
   if constexpr (STCS)
-    __stcs(p, v);
+    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.cs.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v),
+                 "r"(pred));
   else
-    *p = v;
+    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v), "r"(pred));
+}
+template <bool STCS = false>
+__device__ __forceinline__ void store_out_if(float* p, float v, unsigned pred) {
+  if constexpr (STCS)
+    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.cs.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v),
+                 "r"(pred));
+  else
+    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v), "r"(pred));
 }
 
 // Zeroes the partial sums and the Jacobi centre queue of a work item (before its first plane).
@@ -451,18 +466,20 @@ __device__ __forceinline__ void clear_stream_state(Real (&acc)[MY][MX][NA], Real
 constexpr int consec_first_vec(int r, int mx) { return -((r + mx - 1) / mx); }
 constexpr int consec_last_vec(int r, int mx) { return (mx - 1 + r) / mx; }
 // One streamed plane of the compute: reads the in-plane values a thread needs from the shared-memory
-// plane `cur` (pointing at the thread's first output: row ty * MY, column tx, or tx * MX for C::CONSEC), adds the plane's contribution to the
+// plane `cur` (pointing at the thread's first output: row ty * MY, column tx, or tx * MX for C::CONSEC; for 16-byte
+// and bulk loads (C::VEC) shifted by the window's misalignment, the same for every row since such tiles need rows of
+// whole 16-byte units, vec_rows_ok), adds the plane's contribution to the
 // 2R+1 output planes it touches (acc, a shift register along the streamed axis), and hands each output
 // that is now complete to emit(jy, jx, sum, centre) before shifting. `centre` is the input at the output
 // (from the xq queue, kept when kCentre: Jacobi's x, apply_dot's p). Summation per output: the canonical
 // offset order (streamed axis outer, then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
 // (PERKS) kernel, so both give the same bits.
 template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, class Emit>
-__device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, const Real* c,
+__device__ __forceinline__ void stream_plane(const Real* cur, const Real* c,
                                              Real (&acc)[C::MY][C::MX][2 * S.radius + 1],
                                              Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit) {
   using G = StreamGeo<S>;
-  constexpr int MX = C::MX, MY = C::MY, V = C::V;
+  constexpr int MX = C::MX, MY = C::MY;
   constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
   // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
   Real v[MY + 2 * RY][MX][2 * RX + 1];
@@ -500,7 +517,6 @@ __device__ __forceinline__ void stream_plane(const Real* cur, int mk, int rsV, c
       }();
       if constexpr (need) {
         const Real* row = cur + yy * C::SW;
-        if constexpr (C::VEC) row += (mk + yy * rsV) & (V - 1);
 #pragma unroll
         for (int jx = 0; jx < MX; ++jx) v[yy + RY][jx][ix + RX] = row[jx * C::BXT + ix];
       }
@@ -662,6 +678,12 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 
   int lrow[C::LOADS], lcol[C::LOADS];
   tile_load_units<C>(tid, lrow, lcol);
+  // Bulk ring: the tile row this thread copies (when < TH). Rows are spread over the warps (row r: lane r / NW of
+  // warp r % NW): the compiler issues a warp's bulk copies one elected lane at a time, so with every row in warp 0
+  // that warp ran ~10 more instructions per row and plane than the others before each block barrier (ncu, the fp32
+  // 3D tile: 14 rows).
+  static_assert(!C::BULK || C::NT % 32 == 0, "bulk rows are dealt to whole warps");
+  const int brow = (tid & 31) * (C::NT / 32) + (tid >> 5);
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
@@ -702,13 +724,13 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       const int k = is0 - RS + ip;
       Real* dst = tiles + slot * C::STAGE_ELEMS;
       if constexpr (C::BULK) {
-        // Thread r < TH copies tile row r: the window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes,
+        // One thread per tile row r < TH (brow) copies the window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes,
         // the same window and per-row shift as the 16-byte path), clipped to the row's valid range
         // [-gx, nx + gx) widened to 16-byte boundaries. The widening may read a few elements of the
         // neighbouring rows (never used) and, on the very last row, up to 15 bytes past the layout's end:
         // device fields carry that slack (kFieldSlackBytes).
-        if (tid < C::TH) {
-          const int gy = iby0 - C::HY + tid;
+        if (brow < C::TH) {
+          const int gy = iby0 - C::HY + brow;
           unsigned bytes = 0;
           const Real* src = x;
           Real* d = dst;
@@ -722,7 +744,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
             if (ce > cs) {
               bytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
               src = x + (cs + static_cast<long>(gy) * a.row_stride + static_cast<long>(k) * a.step);
-              d = dst + tid * C::SW + (cs - ws);
+              d = dst + brow * C::SW + (cs - ws);
             }
           }
           if constexpr (C::BULK_EMPTY) {
@@ -804,9 +826,20 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
     const int ox0 = x0 + tx;
     const int oy0 = y0 + ty * MY;
-    const long ooff = ox0 + oy0 * a.row_stride;
-    // VEC: misalignment of the thread's first tile row (ty * MY + HY) at plane 0.
-    const int mt = mx0 + (x0 - C::HXL) + (y0 + ty * MY) * rsV;
+    // The thread's outputs: plane i's at oplane + jy * row_stride + jx * BXT (32-bit offsets, stream_geometry checks
+    // that they fit), oplane advanced by one plane per step, so that no output address takes a 64-bit multiply.
+    // omask: bit jy * MX + jx set when that output lies in the owned plane; nothing is stored for the first 2 RS
+    // planes (their outputs are not complete).
+    Real* oplane = out + (ox0 + oy0 * a.row_stride) + static_cast<long>(s0 - 2 * RS) * a.step;
+    const int ors = static_cast<int>(a.row_stride);
+    unsigned omask = 0;
+#pragma unroll
+    for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+      for (int jx = 0; jx < MX; ++jx)
+        if (ox0 + jx * C::BXT < a.nx && oy0 + jy < a.ny) omask |= 1u << (jy * MX + jx);
+    // VEC: the 16-byte window's misalignment, the same for every row and plane (vec_rows_ok).
+    const int vshift = C::VEC ? ((mx0 + x0 - C::HXL) & (V - 1)) : 0;
 
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
@@ -822,23 +855,32 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       if constexpr (!C::BULK_EMPTY) __syncthreads();
       issue(slot == 0 ? NS - 1 : slot - 1);
 
-      const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL;
-      const int mk = mt + (s0 - RS + i) * stV;
-      stream_plane<Real, S, C, SYM, kJacobi || kDot>(cur, mk, rsV, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
-        const int ox = ox0 + jx * C::BXT, oy = oy0 + jy;
-        if (i >= 2 * RS && ox < a.nx && oy < a.ny) {
-          Real* o = out + ooff + jx * C::BXT + jy * a.row_stride + static_cast<long>(s0 + i - 2 * RS) * a.step;
-          if constexpr (!kHasB) {
-            store_out<T::STCS>(o, sum);
-            if constexpr (kDot) rsum += static_cast<double>(xc) * static_cast<double>(sum);
+      const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL + vshift;
+      const unsigned pmask = i >= 2 * RS ? omask : 0u;
+      // 3D: predicated stores (store_out_if). 2D (one row per thread): a plain store behind the test, which the
+      // compiler predicates itself; the asm form measured 3-8 % slower there in the resident PERKS tiles.
+      auto put = [](Real* o, Real v, unsigned on) {
+        if constexpr (S.dim == 3) {
+          store_out_if<T::STCS>(o, v, on);
+        } else if (on) {
+          if constexpr (T::STCS) __stcs(o, v);
+          else *o = v;
+        }
+      };
+      stream_plane<Real, S, C, SYM, kJacobi || kDot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        const unsigned on = (pmask >> (jy * MX + jx)) & 1u;
+        Real* const o = oplane + ((C::BY > 1 ? jy * ors : 0) + jx * C::BXT);
+        if constexpr (!kHasB) {
+          put(o, sum, on);
+          if constexpr (kDot) rsum += on ? static_cast<double>(xc) * static_cast<double>(sum) : 0.0;
+        } else {
+          // (b of an output outside the plane was staged as zero: r stays finite.)
+          const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
+          if constexpr (kJacobi) {
+            put(o, xc + a.scale * r, on);
+            rsum += on ? static_cast<double>(r) * static_cast<double>(r) : 0.0;
           } else {
-            const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
-            if constexpr (kJacobi) {
-              store_out<T::STCS>(o, xc + a.scale * r);
-              rsum += static_cast<double>(r) * static_cast<double>(r);
-            } else {
-              store_out<T::STCS>(o, r);
-            }
+            put(o, r, on);
           }
         }
       });
@@ -846,6 +888,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
         __syncwarp();
         if ((tid & 31) == 0) mbar_arrive(&empty_bar[slot]);
       }
+      oplane += a.step;
       ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
     }
@@ -885,8 +928,19 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
     store_block_partial<C::NT>(a.partials, rsum);
 }
 
+// Whether a layout suits the tiles with 16-byte or bulk row loads (TileCfg::VEC): rows (hence planes) of whole
+// 16-byte units, so that a tile window's misalignment is the same in every row and plane and the compute applies it
+// once (stream_sweep). Grid fields (FieldLayout::align = kGridRowAlign) always are; packed layouts may not be, and
+// take a scalar tile (with_wide_tune).
+template <class Real>
+bool vec_rows_ok(const FieldLayout& l) {
+  return l.stride_y() % (16 / static_cast<long>(sizeof(Real))) == 0;
+}
+
 // The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
 // x, y in plane, z streamed; 2D: x in plane, y streamed), coefficients and the tile count of tile config C.
+// Throws std::logic_error for a layout the tile cannot address: VEC tiles need vec_rows_ok, and a thread's output
+// offsets within a plane (up to BY rows) are 32-bit.
 template <class Real, ShapeSpec S, class C>
 StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>& r) {
   using G = StreamGeo<S>;
@@ -913,6 +967,12 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
     a.gy = l.ghost[2];
     a.ns = l.n[1];
   }
+  if constexpr (C::VEC) {
+    if (!vec_rows_ok<Real>(l))
+      throw std::logic_error("stream_geometry: a tile with 16-byte row loads on rows that are not whole 16-byte units");
+  }
+  if (C::BY > 1 && a.row_stride * C::BY + C::BX > std::numeric_limits<int>::max())
+    throw std::logic_error("stream_geometry: rows too long for the 32-bit output offsets of a tile");
   a.scale = r.scale;
   for (int p = 0; p < G::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
@@ -1052,11 +1112,16 @@ inline int wide_tile_override() {
   }();
   return v;
 }
+// (A tile with 16-byte row loads also needs rows of whole 16-byte units, vec_rows_ok; the forced tiers too.)
+template <class Real, ShapeSpec S, class T>
+bool tile_usable(const FieldLayout& l) {
+  return !TileCfg<Real, S, T, false>::VEC || vec_rows_ok<Real>(l);
+}
 template <class Real, ShapeSpec S, class T>
 bool tile_fits(const FieldLayout& l) {
   constexpr int bx = TileCfg<Real, S, T, false>::BX;
   const long nx = l.n[0];
-  return nx > 0 && ((nx + bx - 1) / bx) * bx * 4 <= 5 * nx;
+  return tile_usable<Real, S, T>(l) && nx > 0 && ((nx + bx - 1) / bx) * bx * 4 <= 5 * nx;
 }
 
 template <class T>
@@ -1074,18 +1139,22 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
   using MediumFast = WideMediumFastMemTune<Real, S, kHasB>;
   const int forced = wide_tile_override();
   if constexpr (!std::is_same_v<LargeFast, Large>) {
-    if (fast_memory && (forced == 3 || (forced == 0 && tile_fits<Real, S, LargeFast>(layout))))
+    if (fast_memory && ((forced == 3 && tile_usable<Real, S, LargeFast>(layout)) ||
+                        (forced == 0 && tile_fits<Real, S, LargeFast>(layout))))
       return f(TuneTag<LargeFast>{});
   }
   if constexpr (!std::is_same_v<Large, Medium>) {
-    if (forced == 3 || (forced == 0 && tile_fits<Real, S, Large>(layout))) return f(TuneTag<Large>{});
+    if ((forced == 3 && tile_usable<Real, S, Large>(layout)) || (forced == 0 && tile_fits<Real, S, Large>(layout)))
+      return f(TuneTag<Large>{});
   }
   if constexpr (!std::is_same_v<MediumFast, Medium>) {
-    if (fast_memory && (forced >= 2 || (forced == 0 && tile_fits<Real, S, MediumFast>(layout))))
+    if (fast_memory && ((forced >= 2 && tile_usable<Real, S, MediumFast>(layout)) ||
+                        (forced == 0 && tile_fits<Real, S, MediumFast>(layout))))
       return f(TuneTag<MediumFast>{});
   }
   if constexpr (!std::is_same_v<Medium, Small>) {
-    if (forced >= 2 || (forced == 0 && tile_fits<Real, S, Medium>(layout))) return f(TuneTag<Medium>{});
+    if ((forced >= 2 && tile_usable<Real, S, Medium>(layout)) || (forced == 0 && tile_fits<Real, S, Medium>(layout)))
+      return f(TuneTag<Medium>{});
   }
   return f(TuneTag<Small>{});
 }
