@@ -105,11 +105,12 @@ struct StreamGeo {
 //   blocks per SM promised to the compiler (__launch_bounds__, caps the registers); VEC = 1 (2): 16-byte
 //   cp.async.cg (.ca) of the tile rows (the row window is aligned down to 16 bytes and the per-row shift is
 //   applied when reading shared memory); STCS = streaming (evict-first) stores of the output;
-//   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D).
+//   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D); MAXB = most blocks per
+//   SM the per-sweep launch puts on the grid (0: as many as are resident), for a tile measured at that occupancy.
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
-          int IPB_ = 0, bool DYN_ = false>
+          int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0>
 struct Tune {
-  static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_;
+  static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_, MAXB = MAXB_;
   // DYN_: work items are handed out in order by a global atomic counter (a block that finishes early takes
   // the next item), instead of the static round-robin; keeps the concurrently streamed planes together.
   static constexpr bool DYN = DYN_;
@@ -219,11 +220,14 @@ struct MediumTuneSel {
                                             Tune<256, 4, 1, HASB ? 2 : 4, 3, 1, 0, false, 8, true>>,
                          typename SmallTuneSel<Real, S, HASB>::type>,
       std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
-                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true>,
+                         std::conditional_t<F64, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1>,
                                             Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
 };
 // (2D fp64 takes its chunks of rows dynamically since round 12 of the sweep, H200: 2d5pt 0.900-0.902 -> 0.918-0.920
-// of the copy bound at 16384^2; benchmarks/results/gpu-h200-2026-11-25-row-kernels/run6. fp32 not measured.)
+// of the copy bound at 16384^2; benchmarks/results/gpu-h200-2026-11-25-row-kernels/run6. fp32 not measured. It runs
+// one block per SM, as measured there: when the output addressing left the radius-1 kernels 64 registers and so two
+// blocks per SM, 2d5pt fp64 fell to 0.889-0.892 and 2d9pt to 0.882-0.889; benchmarks/results/
+// gpu-h200-2026-11-26-output-addressing/run1.)
 // Large: where round 3 of the sweep (benchmarks/results/gpu-h100-2026-11-22-e/) measured something better
 // than the medium tile on 512^3, apply mode:
 //   fp64 3D 7-point: 512 x 2 threads x (1 x 2) outputs, dynamic items of ~8 per block (0.886-0.895 vs
@@ -317,6 +321,7 @@ struct StreamArgs {
   // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
+  int exp;  // EXPERIMENT (PERKSOLVE_CUDA_STREAM_EXP): bit 0 bulk rows all in warp 0; bit 1 branched stores
   Real scale;
   Real c[NP];
 };
@@ -683,7 +688,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   // that warp ran ~10 more instructions per row and plane than the others before each block barrier (ncu, the fp32
   // 3D tile: 14 rows).
   static_assert(!C::BULK || C::NT % 32 == 0, "bulk rows are dealt to whole warps");
-  const int brow = (tid & 31) * (C::NT / 32) + (tid >> 5);
+  const int brow = (a.exp & 1) ? tid : (tid & 31) * (C::NT / 32) + (tid >> 5);
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
@@ -692,6 +697,12 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
   int mrow[C::LOADS];   // VEC: misalignment base of the row (mod V after adding k * stV)
   int ibx0 = 0, iby0 = 0;
+  // Bulk ring: this thread's tile row (brow < TH) of the item being issued, fixed per item: the bytes it copies, its
+  // source offset from x without the plane term, and its destination offset in a stage. Planes differ only by
+  // k * step, since rows and planes are whole 16-byte units (vec_rows_ok).
+  unsigned bbytes = 0;
+  long bsrc = 0;
+  int bdst = 0;
   auto issue_setup = [&]() {
     const long q = iu / a.tiles;
     const long t = iu - q * a.tiles;
@@ -714,6 +725,27 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     }
     ibx0 = x0;
     iby0 = y0;
+    if constexpr (C::BULK) {
+      // The row's window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes, the window of the 16-byte path; its
+      // misalignment ph = the compute's vshift), clipped to the row's valid range [-gx, nx + gx) widened to 16-byte
+      // boundaries. The widening may read a few elements of the neighbouring rows (never used) and, on the very last
+      // row, up to 15 bytes past the layout's end: device fields carry that slack (kFieldSlackBytes).
+      bbytes = 0;
+      const int gy = y0 - C::HY + brow;
+      if (brow < C::TH && gy >= -a.gy && gy < a.ny + a.gy) {
+        const int ph = mx0;  // x is 16-byte aligned iff (x + ph) % V == 0
+        const int ws = (x0 - C::HXL) - ((x0 - C::HXL + ph) & (V - 1));
+        const int lo = -a.gx - ((ph - a.gx) & (V - 1));
+        const int e = a.nx + a.gx;
+        const int hi = e + ((V - ((e + ph) & (V - 1))) & (V - 1));
+        const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
+        if (ce > cs) {
+          bbytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
+          bsrc = cs + static_cast<long>(gy) * a.row_stride;
+          bdst = brow * C::SW + (cs - ws);
+        }
+      }
+    }
   };
   if (iu < a.items) issue_setup();
   auto issue = [&](int slot) {
@@ -724,34 +756,13 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       const int k = is0 - RS + ip;
       Real* dst = tiles + slot * C::STAGE_ELEMS;
       if constexpr (C::BULK) {
-        // One thread per tile row r < TH (brow) copies the window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes,
-        // the same window and per-row shift as the 16-byte path), clipped to the row's valid range
-        // [-gx, nx + gx) widened to 16-byte boundaries. The widening may read a few elements of the
-        // neighbouring rows (never used) and, on the very last row, up to 15 bytes past the layout's end:
-        // device fields carry that slack (kFieldSlackBytes).
+        // One thread per tile row (brow < TH) copies the row's window of plane k (issue_setup).
         if (brow < C::TH) {
-          const int gy = iby0 - C::HY + brow;
-          unsigned bytes = 0;
-          const Real* src = x;
-          Real* d = dst;
-          if (gy >= -a.gy && gy < a.ny + a.gy) {
-            const int ph = (mx0 + gy * rsV + k * stV) & (V - 1);  // x is 16-byte aligned iff (x + ph) % V == 0
-            const int ws = (ibx0 - C::HXL) - ((ibx0 - C::HXL + ph) & (V - 1));
-            const int lo = -a.gx - ((ph - a.gx) & (V - 1));
-            const int e = a.nx + a.gx;
-            const int hi = e + ((V - ((e + ph) & (V - 1))) & (V - 1));
-            const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
-            if (ce > cs) {
-              bytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
-              src = x + (cs + static_cast<long>(gy) * a.row_stride + static_cast<long>(k) * a.step);
-              d = dst + brow * C::SW + (cs - ws);
-            }
-          }
           if constexpr (C::BULK_EMPTY) {
             if (n_issued >= NS) mbar_wait_parity(&empty_bar[slot], static_cast<unsigned>((n_issued / NS) - 1) & 1u);
           }
-          mbar_arrive_expect_tx(&full_bar[slot], bytes);
-          if (bytes) bulk_copy_g2s(d, src, bytes, &full_bar[slot]);
+          mbar_arrive_expect_tx(&full_bar[slot], bbytes);
+          if (bbytes) bulk_copy_g2s(dst + bdst, x + (bsrc + static_cast<long>(k) * a.step), bbytes, &full_bar[slot]);
         }
       } else if constexpr (C::VEC) {
         const int x0l = ibx0 - C::HXL;
@@ -859,8 +870,10 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       const unsigned pmask = i >= 2 * RS ? omask : 0u;
       // 3D: predicated stores (store_out_if). 2D (one row per thread): a plain store behind the test, which the
       // compiler predicates itself; the asm form measured 3-8 % slower there in the resident PERKS tiles.
-      auto put = [](Real* o, Real v, unsigned on) {
-        if constexpr (S.dim == 3) {
+      auto put = [&a](Real* o, Real v, unsigned on) {
+        if (a.exp & 2) {
+          if (on) *o = v;
+        } else if constexpr (S.dim == 3) {
           store_out_if<T::STCS>(o, v, on);
         } else if (on) {
           if constexpr (T::STCS) __stcs(o, v);
@@ -974,6 +987,13 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   if (C::BY > 1 && a.row_stride * C::BY + C::BX > std::numeric_limits<int>::max())
     throw std::logic_error("stream_geometry: rows too long for the 32-bit output offsets of a tile");
   a.scale = r.scale;
+  {
+    static const int exp = [] {
+      const char* e = std::getenv("PERKSOLVE_CUDA_STREAM_EXP");
+      return e ? std::atoi(e) : 0;
+    }();
+    a.exp = exp;
+  }
   for (int p = 0; p < G::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
   a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + C::BY - 1) / C::BY);
@@ -1089,7 +1109,8 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
   auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
+  static const int per_sm = std::max(1, T::MAXB > 0 ? std::min(T::MAXB, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES))
+                                                    : blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
