@@ -3,7 +3,8 @@
 //
 //   wu_7pt_sweep   the work unit WU: one fine-grid 7-point Laplacian sweep out = A in through
 //                  CudaBackend<Real>::apply_stencil on two fields laid out like the solver's fine grid
-//                  (N^3 owned, ghost 1), ping-pong, cudaEvent-timed, median of --reps sweeps (after a
+//                  (N^3 owned, ghost 1, rows padded to kGridRowAlign as Decomposition::layout pads them),
+//                  ping-pong, cudaEvent-timed, median of --reps sweeps (after a
 //                  warm-up of >= 3 sweeps and >= 0.2 s); measured before and again after the solves of
 //                  its precision, WU = the smaller median (both are in the record)
 //   cg_iteration   plain CG (no preconditioner), a fixed --cg-iterations iterations (rtol = 0, so no
@@ -223,6 +224,10 @@ Record measure_wu(int n, int reps, double h, double warmup_s) {
   FieldLayout l;
   l.n = {n, n, n};
   l.ghost = {1, 1, 1};
+  // The solver's grid fields pad their rows (Decomposition::layout). Until 2026-11-26 this sweep ran on packed rows,
+  // which made the 255^3 fp64 sweep 1-4 % slower (8.5-8.8e-5 against 8.4e-5 s, H200) and every WU count as much
+  // smaller.
+  l.align = kGridRowAlign;
   FieldPtr<Real> a = be.create_field(l), b = be.create_field(l);
   {
     // Deterministic values in [0.5, 1.5) (never zero), ghosts included.

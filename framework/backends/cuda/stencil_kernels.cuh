@@ -321,7 +321,6 @@ struct StreamArgs {
   // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
-  int exp;  // EXPERIMENT (PERKSOLVE_CUDA_STREAM_EXP): bit 0 bulk rows all in warp 0; bit 1 branched stores
   Real scale;
   Real c[NP];
 };
@@ -688,7 +687,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   // that warp ran ~10 more instructions per row and plane than the others before each block barrier (ncu, the fp32
   // 3D tile: 14 rows).
   static_assert(!C::BULK || C::NT % 32 == 0, "bulk rows are dealt to whole warps");
-  const int brow = (a.exp & 1) ? tid : (tid & 31) * (C::NT / 32) + (tid >> 5);
+  const int brow = (tid & 31) * (C::NT / 32) + (tid >> 5);
 
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
@@ -870,10 +869,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       const unsigned pmask = i >= 2 * RS ? omask : 0u;
       // 3D: predicated stores (store_out_if). 2D (one row per thread): a plain store behind the test, which the
       // compiler predicates itself; the asm form measured 3-8 % slower there in the resident PERKS tiles.
-      auto put = [&a](Real* o, Real v, unsigned on) {
-        if (a.exp & 2) {
-          if (on) *o = v;
-        } else if constexpr (S.dim == 3) {
+      auto put = [](Real* o, Real v, unsigned on) {
+        if constexpr (S.dim == 3) {
           store_out_if<T::STCS>(o, v, on);
         } else if (on) {
           if constexpr (T::STCS) __stcs(o, v);
@@ -987,13 +984,6 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   if (C::BY > 1 && a.row_stride * C::BY + C::BX > std::numeric_limits<int>::max())
     throw std::logic_error("stream_geometry: rows too long for the 32-bit output offsets of a tile");
   a.scale = r.scale;
-  {
-    static const int exp = [] {
-      const char* e = std::getenv("PERKSOLVE_CUDA_STREAM_EXP");
-      return e ? std::atoi(e) : 0;
-    }();
-    a.exp = exp;
-  }
   for (int p = 0; p < G::NP; ++p) a.c[p] = static_cast<Real>(r.stencil->coeffs[p]);
   a.tiles_x = (a.nx + C::BX - 1) / C::BX;
   a.tiles = static_cast<long>(a.tiles_x) * ((a.ny + C::BY - 1) / C::BY);
