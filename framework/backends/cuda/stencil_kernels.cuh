@@ -434,22 +434,21 @@ __device__ __forceinline__ void bulk_copy_g2s(void* smem, const void* gmem, unsi
 // address computation behind it (ncu: ~16 instructions per output in the 3D streaming tiles, against 42 FMAs per
 // plane of 6 outputs). No memory clobber, so that the shared loads around it keep their schedule; as volatile asm it
 // keeps its order with the block and device barriers and fences that publish the stores.
+// The asm of one predicated store: cache operator CACHE ("" or ".cs"), PTX type TYPE, register constraint CON.
+#define PERKSOLVE_STORE_GLOBAL_IF(CACHE, TYPE, CON, p, v, pred)                                                   \
+  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global" CACHE "." TYPE " [%0], %1;\n}\n" ::"l"(p), \
+               CON(v), "r"(pred))
 template <bool STCS = false>
 __device__ __forceinline__ void store_out_if(double* p, double v, unsigned pred) {
-  if constexpr (STCS)
-    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.cs.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v),
-                 "r"(pred));
-  else
-    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f64 [%0], %1;\n}\n" ::"l"(p), "d"(v), "r"(pred));
+  if constexpr (STCS) PERKSOLVE_STORE_GLOBAL_IF(".cs", "f64", "d", p, v, pred);
+  else PERKSOLVE_STORE_GLOBAL_IF("", "f64", "d", p, v, pred);
 }
 template <bool STCS = false>
 __device__ __forceinline__ void store_out_if(float* p, float v, unsigned pred) {
-  if constexpr (STCS)
-    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.cs.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v),
-                 "r"(pred));
-  else
-    asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v), "r"(pred));
+  if constexpr (STCS) PERKSOLVE_STORE_GLOBAL_IF(".cs", "f32", "f", p, v, pred);
+  else PERKSOLVE_STORE_GLOBAL_IF("", "f32", "f", p, v, pred);
 }
+#undef PERKSOLVE_STORE_GLOBAL_IF
 
 // Zeroes the partial sums and the Jacobi centre queue of a work item (before its first plane).
 template <class Real, int MY, int MX, int NA, int NQ>
