@@ -660,10 +660,11 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   const int tx = tid % C::BXT;
   const int ty = tid / C::BXT;
   double rsum = 0.0;
-  // 16-byte loads: misalignment (in elements, mod V) of x and of the strides.
+  // 16-byte loads: misalignment (in elements, mod V) of x. Rows and planes are whole 16-byte units (vec_rows_ok), so
+  // the window of a tile whose first column is x0, [x0 - HXL, ...) aligned down to 16 bytes, starts window_shift(x0)
+  // elements early in every row and plane: the loads, the bulk copies and the compute all use that one shift.
   const int mx0 = C::VEC ? static_cast<int>((reinterpret_cast<unsigned long long>(x) / sizeof(Real)) & (V - 1)) : 0;
-  const int rsV = static_cast<int>(a.row_stride & (V - 1));
-  const int stV = static_cast<int>(a.step & (V - 1));
+  const auto window_shift = [mx0](int x0) { return (mx0 + x0 - C::HXL) & (V - 1); };
   const Real* const xsafe = x - mx0;  // 16-byte aligned, inside the allocation (never read)
 
   static_assert(!(T::DYN && C::BULK_EMPTY), "dynamic items need the block barrier per plane");
@@ -693,7 +694,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   int ip = 0, iP = 0, is0 = 0;
   long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the row's x0 - R
   bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
-  int mrow[C::LOADS];   // VEC: misalignment base of the row (mod V after adding k * stV)
   int ibx0 = 0, iby0 = 0;
   // Bulk ring: this thread's tile row (brow < TH) of the item being issued, fixed per item: the bytes it copies, its
   // source offset from x without the plane term, and its destination offset in a stage. Planes differ only by
@@ -715,27 +715,23 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
         const int gy = y0 - C::HY + lrow[l];
         ok[l] = live && gy >= -a.gy && gy < a.ny + a.gy;
         goff[l] = (x0 - C::HXL) + static_cast<long>(gy) * a.row_stride;
-        mrow[l] = mx0 + (x0 - C::HXL) + gy * rsV;
       } else {
         scalar_tile_load<C>(a, x0, y0, lrow[l], lcol[l], live, ok[l], goff[l]);
-        mrow[l] = 0;
       }
     }
     ibx0 = x0;
     iby0 = y0;
     if constexpr (C::BULK) {
-      // The row's window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes, the window of the 16-byte path; its
-      // misalignment ph = the compute's vshift), clipped to the row's valid range [-gx, nx + gx) widened to 16-byte
-      // boundaries. The widening may read a few elements of the neighbouring rows (never used) and, on the very last
+      // The row's window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes, window_shift: the window of the 16-byte
+      // path), clipped to the row's valid range [-gx, nx + gx) widened to 16-byte boundaries. The widening may read a few elements of the neighbouring rows (never used) and, on the very last
       // row, up to 15 bytes past the layout's end: device fields carry that slack (kFieldSlackBytes).
       bbytes = 0;
       const int gy = y0 - C::HY + brow;
       if (brow < C::TH && gy >= -a.gy && gy < a.ny + a.gy) {
-        const int ph = mx0;  // x is 16-byte aligned iff (x + ph) % V == 0
-        const int ws = (x0 - C::HXL) - ((x0 - C::HXL + ph) & (V - 1));
-        const int lo = -a.gx - ((ph - a.gx) & (V - 1));
+        const int ws = (x0 - C::HXL) - window_shift(x0);  // column x is 16-byte aligned iff (x + mx0) % V == 0
+        const int lo = -a.gx - ((mx0 - a.gx) & (V - 1));
         const int e = a.nx + a.gx;
-        const int hi = e + ((V - ((e + ph) & (V - 1))) & (V - 1));
+        const int hi = e + ((V - ((e + mx0) & (V - 1))) & (V - 1));
         const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
         if (ce > cs) {
           bbytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
@@ -764,10 +760,10 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
         }
       } else if constexpr (C::VEC) {
         const int x0l = ibx0 - C::HXL;
+        const int m = window_shift(ibx0);
 #pragma unroll
         for (int l = 0; l < C::LOADS; ++l) {
           if (C::EXACT || tid + l * C::NT < C::NLOAD) {
-            const int m = (mrow[l] + k * stV) & (V - 1);
             const int cx = x0l - m + lcol[l];  // x of the unit's first element
             const Real* p = x + (goff[l] + static_cast<long>(k) * a.step - m + lcol[l]);
             Real* d = dst + lrow[l] * C::SW + lcol[l];
@@ -847,8 +843,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
 #pragma unroll
       for (int jx = 0; jx < MX; ++jx)
         if (ox0 + jx * C::BXT < a.nx && oy0 + jy < a.ny) omask |= 1u << (jy * MX + jx);
-    // VEC: the 16-byte window's misalignment, the same for every row and plane (vec_rows_ok).
-    const int vshift = C::VEC ? ((mx0 + x0 - C::HXL) & (V - 1)) : 0;
+    const int vshift = C::VEC ? window_shift(x0) : 0;
 
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
@@ -1098,8 +1093,10 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
   auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static const int per_sm = std::max(1, T::MAXB > 0 ? std::min(T::MAXB, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES))
-                                                    : blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));
+  static const int per_sm = [&] {
+    const int resident = blocks_per_sm(kernel, C::NT, C::SMEM_BYTES);
+    return std::max(1, T::MAXB > 0 ? std::min(T::MAXB, resident) : resident);
+  }();
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
@@ -1148,23 +1145,22 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
   using LargeFast = WideLargeFastMemTune<Real, S, kHasB>;
   using MediumFast = WideMediumFastMemTune<Real, S, kHasB>;
   const int forced = wide_tile_override();
+  // Tile T of a tier that is forced (forced_tier) or, automatically, fits the x extent; either way usable here.
+  auto take = [&](auto tag, bool forced_tier) {
+    using T = typename decltype(tag)::type;
+    return forced_tier ? tile_usable<Real, S, T>(layout) : forced == 0 && tile_fits<Real, S, T>(layout);
+  };
   if constexpr (!std::is_same_v<LargeFast, Large>) {
-    if (fast_memory && ((forced == 3 && tile_usable<Real, S, LargeFast>(layout)) ||
-                        (forced == 0 && tile_fits<Real, S, LargeFast>(layout))))
-      return f(TuneTag<LargeFast>{});
+    if (fast_memory && take(TuneTag<LargeFast>{}, forced == 3)) return f(TuneTag<LargeFast>{});
   }
   if constexpr (!std::is_same_v<Large, Medium>) {
-    if ((forced == 3 && tile_usable<Real, S, Large>(layout)) || (forced == 0 && tile_fits<Real, S, Large>(layout)))
-      return f(TuneTag<Large>{});
+    if (take(TuneTag<Large>{}, forced == 3)) return f(TuneTag<Large>{});
   }
   if constexpr (!std::is_same_v<MediumFast, Medium>) {
-    if (fast_memory && ((forced >= 2 && tile_usable<Real, S, MediumFast>(layout)) ||
-                        (forced == 0 && tile_fits<Real, S, MediumFast>(layout))))
-      return f(TuneTag<MediumFast>{});
+    if (fast_memory && take(TuneTag<MediumFast>{}, forced >= 2)) return f(TuneTag<MediumFast>{});
   }
   if constexpr (!std::is_same_v<Medium, Small>) {
-    if ((forced >= 2 && tile_usable<Real, S, Medium>(layout)) || (forced == 0 && tile_fits<Real, S, Medium>(layout)))
-      return f(TuneTag<Medium>{});
+    if (take(TuneTag<Medium>{}, forced >= 2)) return f(TuneTag<Medium>{});
   }
   return f(TuneTag<Small>{});
 }
