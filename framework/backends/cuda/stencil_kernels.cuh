@@ -31,26 +31,13 @@
 
 #include <type_traits>
 
+#include "framework/backends/cuda/cp_async.cuh"
 #include "framework/backends/cuda/cuda_common.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/stream_schedule.hpp"
 #include "framework/stencil/shape.hpp"
 
 namespace perksolve::cuda_detail {
-
-// cp.async of one element into shared memory; when !pred nothing is read and zeros are stored.
-template <int SIZE>
-__device__ __forceinline__ void cp_async_elem(void* smem, const void* gmem, bool pred) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  const int src_size = pred ? SIZE : 0;
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(SIZE), "r"(src_size)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 
 template <int B, int E, class F>
 __device__ __forceinline__ void static_for(F&& f) {
