@@ -35,7 +35,6 @@
 #include <string>
 #include <vector>
 
-#include "framework/backends/cuda/cp_async.cuh"
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
@@ -52,6 +51,7 @@ constexpr int kCgThreads = 512;
 constexpr int kCgItems = 8;  // merge items (one non-zero or one row end) per thread and tile
 constexpr int kCgTile = kCgThreads * kCgItems;
 constexpr int kCgWarps = kCgThreads / 32;
+constexpr int kCgBatch = 4;  // staged walk: entries per thread whose loads are issued together
 
 template <class Real>
 struct CgArgs {
@@ -203,37 +203,24 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
         const int wlast = min(row1, nb - 1);
         for (int w = t; w <= wlast - row0; w += kCgThreads) swin[w] = rp[row0 + w] - rp_base;
         const int ne = j1 - j0;  // <= kCgTile: every entry is a merge item of the tile
-        // Each thread's kCgItems entries: the columns loaded together, then p gathered by cp.async straight
-        // into the product slots (no register holds p: all the tile's gathers are in flight at once), the
-        // values loaded meanwhile, then each slot multiplied by its value in place. Two memory latencies per
-        // tile. A p cached in shared memory (one block) is copied directly. The product is val * p as in the
-        // per-thread walk.
-        int col[kCgItems];
+        // In batches of kCgBatch entries per thread: their loads in flight together (more would spill).
 #pragma unroll
-        for (int u = 0; u < kCgItems; ++u) {
-          const int e = t + u * kCgThreads;
-          if (e < ne) col[u] = ci[j0 + e];
-        }
+        for (int u0 = 0; u0 < kCgItems; u0 += kCgBatch) {
+          int col[kCgBatch];
+          Real val[kCgBatch];
 #pragma unroll
-        for (int u = 0; u < kCgItems; ++u) {
-          const int e = t + u * kCgThreads;
-          if (e < ne) {
-            if (a.cache_p) sprod[e] = p[col[u] - R0];
-            else cuda_detail::cp_async_elem<sizeof(Real)>(&sprod[e], a.p + col[u], true);
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) {
+              col[u] = ci[j0 + e];
+              val[u] = v[j0 + e];
+            }
           }
-        }
-        cuda_detail::cp_async_commit();
-        Real val[kCgItems];
 #pragma unroll
-        for (int u = 0; u < kCgItems; ++u) {
-          const int e = t + u * kCgThreads;
-          if (e < ne) val[u] = v[j0 + e];
-        }
-        cuda_detail::cp_async_wait<0>();
-#pragma unroll
-        for (int u = 0; u < kCgItems; ++u) {
-          const int e = t + u * kCgThreads;
-          if (e < ne) sprod[e] = val[u] * sprod[e];
+          for (int u = 0; u < kCgBatch; ++u) {
+            const int e = t + (u0 + u) * kCgThreads;
+            if (e < ne) sprod[e] = val[u] * p[col[u] - R0];
+          }
         }
         if (t == 0) tile_row0 = row0;
         __syncthreads();
