@@ -147,6 +147,10 @@ struct PersistentCgRequest {
   long cache_bytes = -1;  // on-chip memory per block for (p,) r, A p, x, A of the block's rows; -1: all spare, 0: none
   int blocks_per_sm = 0;  // 0: the backend chooses
   int max_blocks = 0;     // at most this many blocks (tests: several blocks on a small matrix); 0: no limit
+  // [solver] persistent = "auto": decline (ran = false, `declined` says why) where the backend's measurements say
+  // the operation-by-operation loop is faster; "on" leaves it false and always runs where the backend can. (CUDA:
+  // the CSR loop above L2, perks_model.hpp; the matrix-free loop runs wherever it can.)
+  bool only_where_faster = false;
 };
 enum class PersistentCgStop { budget, threshold, breakdown };
 struct PersistentCg {
@@ -159,6 +163,7 @@ struct PersistentCg {
   int blocks = 0, threads = 0;
   double cached_r = 0.0, cached_q = 0.0, cached_x = 0.0;  // fraction of the rows whose r / A p / x stay on chip
   bool cached_p = false, cached_a = false;  // p (one block) / the matrix kept on chip
+  std::string declined;  // !ran because of only_where_faster: why (for the log)
 };
 
 // Throws std::invalid_argument unless the layout is usable (positive extents, non-negative ghosts, a

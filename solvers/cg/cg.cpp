@@ -208,6 +208,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         PersistentCgRequest req;
         req.iterations = chunks.iterations(k, want);
         req.rr = rr;
+        req.only_where_faster = persistent_ == "auto";
         set_in_kernel_stop(req, k, check_every_, sys.stop, st.initial_residual);
         Stopwatch chunk_clock;
         PersistentCg run;
@@ -221,6 +222,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
           if (persistent_ == "on")
             throw std::invalid_argument("cg: solver.persistent = \"on\" but backend '" + std::string(be.name()) +
                                         "' has no persistent CG for this operator (" + A.describe() + ")");
+          if (!run.declined.empty() && !quiet_)
+            log::info("cg: persistent = \"auto\" iterates operation by operation: " + run.declined);
           persistent = false;  // iterate operation by operation from here
         } else {
           if (k == 0 && !quiet_)

@@ -263,6 +263,47 @@ TEST(CudaPersistentCg, BreakdownOnIndefiniteMatrix) {
   });
 }
 
+// solver.persistent = "auto" (only_where_faster): a matrix whose working set (A, x, r, p, A p) is larger than L2,
+// where the operation loop is faster (docs/perf/persistent-cg.md), is declined with the reason and left untouched;
+// without the flag ("on") the same matrix runs, and a small matrix runs with it.
+TEST(CudaPersistentCg, AutoDeclinesWhereTheWorkingSetExceedsL2) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  const long l2 = gpu->perks_device().l2_bytes;
+  ASSERT_GT(l2, 0);
+  // 7-point pattern on n^3 rows: about 116 bytes per row in fp64 (7 entries of 12 bytes, 4 vectors of 8), so that
+  // the working set is at least twice the L2.
+  int n = 40;
+  while (116.0 * n * n * n < 2.0 * static_cast<double>(l2)) n += 10;
+  const CsrBlock big = spd_block(n, 0, 5);
+  auto A = gpu->create_sparse_matrix(big);
+  CgVectors<double> v;
+  const double rr0 = cg_start(*gpu, *A, v, big.rows, 3);
+  const std::vector<double> x0 = gpu_test::download(*gpu, *v.x);
+  PersistentCgRequest req;
+  req.iterations = 2;
+  req.rr = rr0;
+  req.check_every = 0;
+  req.only_where_faster = true;
+  const PersistentCg declined = gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
+  std::printf("[auto] %ld rows, L2 %ld MB: %s\n", big.rows, l2 >> 20, declined.declined.c_str());
+  EXPECT_FALSE(declined.ran);
+  EXPECT_NE(declined.declined.find("exceed the L2 cache"), std::string::npos) << declined.declined;
+  EXPECT_EQ(gpu_test::download(*gpu, *v.x), x0);
+  req.only_where_faster = false;
+  const PersistentCg forced = gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
+  EXPECT_TRUE(forced.ran);
+  EXPECT_TRUE(forced.declined.empty());
+  EXPECT_EQ(forced.iterations, 2);
+  const CsrBlock small = spd_block(16, 1, 3);
+  auto S = gpu->create_sparse_matrix(small);
+  CgVectors<double> w;
+  req.rr = cg_start(*gpu, *S, w, small.rows, 9);
+  req.only_where_faster = true;
+  const PersistentCg runs = gpu->persistent_cg(*S, *w.x, *w.r, *w.p, *w.q, req);
+  EXPECT_TRUE(runs.ran);
+  EXPECT_EQ(runs.iterations, 2);
+}
+
 // Whole solves through the deck: solver.persistent = "on" on the cuda backend against the Kokkos backend.
 TEST(CudaPersistentCg, SolveMatchesKokkos) {
   if (gpu_test::backend<double>() == nullptr) GTEST_SKIP() << "SKIPPED: no CUDA device";

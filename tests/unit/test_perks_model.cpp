@@ -187,5 +187,25 @@ TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
   EXPECT_LT(phase, small);
 }
 
+// "auto" runs the persistent CSR CG where the matrix and its four vectors fit in L2 or the matrix is held on chip,
+// and declines, saying why, above that (the H200's cg_bench: 5-10x faster below, 0.6-0.8x of the operation loop
+// above).
+TEST(PerksModel, PersistentCgRunsWhereTheWorkingSetFitsL2) {
+  const double l2 = 60e6;
+  // laplace3d_24 in fp64: 13 824 rows, 89 352 non-zeros.
+  EXPECT_EQ(persistent_cg_declines(89352 * 12.0 + 13825 * 4.0, 13824 * 8.0, l2, false), "");
+  // Exactly at the L2 size: runs; one byte more: declines.
+  EXPECT_EQ(persistent_cg_declines(l2 - 4e6, 1e6, l2, false), "");
+  const std::string why = persistent_cg_declines(l2 - 4e6 + 1, 1e6, l2, false);
+  EXPECT_NE(why.find("(60 MB)"), std::string::npos) << why;
+  EXPECT_NE(why.find("operation-by-operation"), std::string::npos) << why;
+  // laplace7_192 in fp64 (7.1 M rows, 49 M non-zeros): 600 MB of matrix, 57 MB per vector.
+  const std::string big = persistent_cg_declines(49.2e6 * 12.0 + 7.08e6 * 4.0, 7.08e6 * 8.0, l2, false);
+  EXPECT_NE(big.find("(845 MB)"), std::string::npos) << big;
+  // A matrix held whole in shared memory always runs; an unknown L2 size (0) declines nothing.
+  EXPECT_EQ(persistent_cg_declines(1e9, 1e9, l2, true), "");
+  EXPECT_EQ(persistent_cg_declines(1e9, 1e9, 0.0, false), "");
+}
+
 }  // namespace
 }  // namespace perksolve::cuda_detail

@@ -330,15 +330,17 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   {
     // The PERKS concurrency model's device: peak DRAM bandwidth from the memory clock (double data rate) and
     // bus width (3.35 TB/s, an H100 SXM, where the driver does not say), shared memory per SM and per block.
-    int optin = 0, smem_sm = 0, mem_khz = 0, bus_bits = 0;
+    int optin = 0, smem_sm = 0, mem_khz = 0, bus_bits = 0, l2 = 0;
     PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
     PERKSOLVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_));
     if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device_) != cudaSuccess) mem_khz = 0;
     if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device_) != cudaSuccess) bus_bits = 0;
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device_) != cudaSuccess) l2 = 0;
     (void)cudaGetLastError();
     perks_device_.sms = sm_count_;
     perks_device_.smem_per_sm = smem_sm;
     perks_device_.smem_per_block = optin;
+    perks_device_.l2_bytes = l2;
     perks_device_.bandwidth = mem_khz > 0 && bus_bits > 0 ? 2.0 * mem_khz * 1e3 * bus_bits / 8.0 : 3.35e12;
   }
   // (before any allocation: a bad value throws from the constructor)

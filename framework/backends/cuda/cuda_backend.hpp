@@ -165,6 +165,8 @@ class CudaBackend final : public Backend<Real> {
   CUstream_st* stream() const { return stream_; }
   int device() const { return device_; }
   std::string device_name() const;
+  // The device as the PERKS models see it (SMs, shared memory, bandwidth, L2), queried once.
+  const cuda_detail::PerksDeviceModel& perks_device() const { return perks_device_; }
   CudaStencilPath last_stencil_path() const { return last_path_; }
   // Force the generic (constant-memory) stencil kernel even for compiled shapes (tests, benchmarks).
   void set_force_generic_stencil(bool on) { force_generic_ = on; }

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace perksolve::cuda_detail {
 
@@ -32,6 +33,7 @@ struct PerksDeviceModel {
   long smem_per_sm = 0;     // shared memory per SM, bytes
   long smem_per_block = 0;  // the opt-in maximum of one block, bytes
   double bandwidth = 0.0;   // memory bandwidth, bytes / s
+  long l2_bytes = 0;        // L2 cache size (0: unknown)
   // Loaded memory latency: a constant of the model, not measured by this project.
   double latency = 1e-6;
   // A device-wide barrier (grid.sync over one block per SM) and a kernel boundary inside a CUDA graph:
@@ -187,6 +189,21 @@ inline double tile_ring_share(int bx, int by, int rx, int ry, int hx, int hy) {
   const double interior = static_cast<double>(std::max(0, bx - 2 * rx)) * std::max(0, by - 2 * ry);
   const double halo = static_cast<double>(bx + 2 * hx) * (by + 2 * hy) - cells;
   return ((cells - interior) + halo) / (2.0 * cells);
+}
+
+// Whether [solver] persistent = "auto" runs the persistent CSR CG (persistent_cg.cu). Measured on the H200
+// (docs/perf/persistent-cg.md; cg_bench): where the matrix and the four vectors fit in L2 it is 5-10x faster
+// than the operation-by-operation CG (one launch, the vectors and often the matrix on chip); on matrices of
+// 3-12x the L2 it is 0.6-0.8x of it (its in-kernel SpMV keeps fewer loads in flight than the streaming SpMV
+// kernel, and the few per cent of the vectors it caches cannot make that up). A matrix held whole in shared
+// memory always runs. Returns the reason to decline, or "" to run.
+inline std::string persistent_cg_declines(double matrix_bytes, double vector_bytes, double l2_bytes, bool matrix_on_chip) {
+  const double working_set = matrix_bytes + 4.0 * vector_bytes;  // A, x, r, p, A p
+  if (matrix_on_chip || l2_bytes <= 0.0 || working_set <= l2_bytes) return {};
+  const double mb = 1e-6;
+  return "the matrix and vectors (" + std::to_string(static_cast<long>(working_set * mb)) + " MB) exceed the L2 cache (" +
+         std::to_string(static_cast<long>(l2_bytes * mb)) +
+         " MB), where the operation-by-operation CG is faster (docs/perf/persistent-cg.md)";
 }
 
 }  // namespace perksolve::cuda_detail

@@ -39,6 +39,7 @@
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/loop_stop.cuh"
+#include "framework/backends/cuda/perks_model.hpp"
 
 namespace perksolve {
 
@@ -440,6 +441,13 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const long a_bytes = nnz_max * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
   const long freed = walk_staged ? kCgStagedBytes<Real> : 0;
   const long cache_a = req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + freed >= a_bytes + 16 ? 1 : 0;
+  if (req.only_where_faster) {
+    const double matrix_bytes = static_cast<double>(A.nnz()) * static_cast<double>(sizeof(Real) + sizeof(int)) +
+                                static_cast<double>(n + 1) * sizeof(int);
+    res.declined = cuda_detail::persistent_cg_declines(matrix_bytes, static_cast<double>(n) * sizeof(Real),
+                                                          static_cast<double>(perks_device_.l2_bytes), cache_a != 0);
+    if (!res.declined.empty()) return res;
+  }
   const bool staged = walk_staged && !cache_a;
   if (staged) kernel = persistent_cg_kernel<Real, true>;
   const std::size_t smem =
