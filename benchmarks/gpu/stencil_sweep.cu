@@ -566,6 +566,37 @@ int main(int argc, char** argv) {
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
   }
+  // Round 19 (2026-11-26, H200): the 3D radius-2 star (3d13pt). Every tier takes the small tile there, which for fp32
+  // (128 x 2 threads x 8 rows, 151 registers) runs one block of 8 warps per SM at 33 % of the DRAM peak (0.36 of the
+  // copy bound; benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run2). Fewer rows per thread for two or three
+  // blocks per SM, dynamic items, and bulk row copies (--only 3d13pt).
+  if (only == "3d13pt") {
+    constexpr ShapeSpec S13{3, ShapeKind::star, 2};
+    const Stencil st13 = perks_stencil("3d13pt");
+    using C13F = Tune<128, 2, 1, 8, 0, 1, 0, false, 0>;      // production fp32 (every tier)
+    using C13D = Tune<64, 4, 1, 4, 3, 1, 0, false, 16>;      // production fp64 (every tier)
+    std::vector<Var<float>> w{mk<float, S13, false, C13F>("cur", {0})};
+    for (int rep = 0; rep < 2; ++rep) {
+      w.push_back(mk<float, S13, false, Tune<128, 2, 1, 8, 0, 1, 0, false, 8, true>>("128x16_dyn", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, Tune<128, 2, 1, 4, 0, 2, 0, false, 0>>("128x8_2blk", {0}));
+      w.push_back(mk<float, S13, false, Tune<128, 2, 1, 4, 0, 2, 0, false, 8, true>>("128x8_2blk_dyn", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, Tune<128, 2, 1, 4, 0, 3, 0, false, 8, true>>("128x8_3blk_dyn", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, Tune<256, 1, 1, 8, 4, 2, 3, false, 8, true>>("256x8_2blk_bulk", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, Tune<256, 1, 1, 6, 4, 2, 3, false, 8, true>>("256x6_2blk_bulk", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, Tune<128, 2, 1, 4, 4, 2, 3, false, 8, true>>("128x8_2blk_bulk", {4, 8}, 4));
+      w.push_back(mk<float, S13, false, C13F>("cur", {0}));
+    }
+    run_case<float>("3d13pt", st13, w, n3d, n2d, reps, best);
+    std::vector<Var<double>> v{mk<double, S13, false, C13D>("cur", {16})};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S13, false, Tune<64, 4, 1, 4, 3, 1, 0, false, 16, true>>("64x16_dyn", {8, 16}, 4));
+      v.push_back(mk<double, S13, false, Tune<128, 2, 1, 4, 3, 2, 0, false, 16, true>>("128x8_2blk_dyn", {8, 16}, 4));
+      v.push_back(mk<double, S13, false, Tune<256, 2, 1, 2, 4, 1, 3, false, 8, true>>("256x4_bulk", {4, 8}, 4));
+      v.push_back(mk<double, S13, false, Tune<256, 1, 1, 4, 4, 2, 3, false, 8, true>>("256x4_2blk_bulk", {4, 8}, 4));
+      v.push_back(mk<double, S13, false, C13D>("cur", {16}));
+    }
+    run_case<double>("3d13pt", st13, v, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S27;
   (void)sym;
