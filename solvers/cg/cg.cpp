@@ -374,7 +374,8 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
 PERKSOLVE_REGISTER_SOLVER(SolverInfo{
     "cg",
     "conjugate gradients; preconditioner from [solver.preconditioner] (none, jacobi, multigrid)",
-    {persistent_mode_key("the CG loop (the cuda backend; an assembled matrix, or a constant 5/9/7/27-point stencil without periodic axes; one rank, no preconditioner)")},
+    {persistent_mode_key("the CG loop (the cuda backend; an assembled matrix, or a constant 5/9/7/27-point stencil without periodic axes; one rank, no preconditioner)",
+                         "auto", "auto takes an assembled matrix's loop only where the matrix and its vectors fit in L2, where it measured faster (docs/perf/persistent-cg.md)")},
     [](const config::Deck& deck) -> std::unique_ptr<Solver> {
       const std::string pc =
           deck.has("solver.preconditioner.type") ? deck.get_string("solver.preconditioner.type") : std::string("none");

@@ -221,9 +221,10 @@ void pipelined_test(const std::vector<std::string>& names) {
 }
 TEST(CudaPerks, PipelinedEveryShapeBitIdenticalDouble) { pipelined_test<double>({}); }
 TEST(CudaPerks, PipelinedEveryShapeBitIdenticalFloat) { pipelined_test<float>({}); }
-// A short case for compute-sanitizer: the three kinds of ring (scalar, dynamic items, bulk row copies).
-TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt"}); }
-TEST(CudaPerks, PipelinedSanitizerCaseFloat) { pipelined_test<float>({"3d7pt"}); }
+// A short case for compute-sanitizer: the three kinds of ring (scalar, dynamic items, bulk row copies), and the
+// radius-2 star with its per-item ghost fill (its fast-memory large tile: bulk rows in fp32, dynamic items in fp64).
+TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt", "3d13pt"}); }
+TEST(CudaPerks, PipelinedSanitizerCaseFloat) { pipelined_test<float>({"3d7pt", "3d13pt"}); }
 
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration; the

@@ -247,17 +247,26 @@ struct LargeTuneSel {
 //   fp32 3D 7-point: 256 x 2 threads x (1 x 6), two blocks per SM (0.83 vs 0.64 with one block of 1024 threads:
 //                    ncu put a third of the warps' cycles at the block barrier of the plane; 8 rows per thread
 //                    0.80, 4 rows 0.77, round 8).
-// (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.) Everything else: the large
-// tile.
+// (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.)
+// 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
+//   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
+//         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
+//         8 warps per SM, DRAM 33 % of peak);
+//   fp64: the small tile with dynamic items of ~8 per block: 0.786 vs 0.737-0.740.
+// Everything else: the large tile.
 template <class Real, ShapeSpec S, bool HASB>
 struct LargeFastMemTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
+  static constexpr bool kStar2 = S.dim == 3 && S.radius == 2 && S.kind == ShapeKind::star && !HASB;
   using type = std::conditional_t<
-      !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
-      std::conditional_t<F64,
-                         std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
-                                            Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
-                         Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>;
+      kStar2,
+      std::conditional_t<F64, Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true>, Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>>,
+      std::conditional_t<
+          !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
+          std::conditional_t<F64,
+                             std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
+                                                Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
+                             Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>>;
 };
 // Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
 // (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
