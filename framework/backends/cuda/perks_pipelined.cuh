@@ -44,13 +44,18 @@ constexpr int pipelined_min_blocks() {
 //    2ds25pt 0.96 -> 1.27, 2d21pt 0.94 -> 0.97);
 //  * per item, inline, by the block that wrote the item (perks_fill_box_ghosts) for 2D radius <= 4 and 3D
 //    radius >= 2, where the phase's barrier and fill cost more than they save (with the phase: 2d13pt 1.03 -> 0.94,
-//    2d25pt 0.98 -> 0.90, 3d13pt fp64 at 297^3 1.00 -> 0.94).
-constexpr bool pipelined_face_phase(int dim, int radius) { return dim == 3 ? radius == 1 : radius >= 5; }
+//    2d25pt 0.98 -> 0.90, 3d13pt fp64 at 297^3 1.00 -> 0.94);
+//  * except for tiles with bulk row copies (3D, `bulk`): 3d13pt fp32 on its bulk tile ran at 0.76 of the per-sweep
+//    kernel with the per-item fill (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run4), so it takes the
+//    phase (run 5).
+constexpr bool pipelined_face_phase(int dim, int radius, bool bulk) {
+  return dim == 3 ? radius == 1 || bulk : radius >= 5;
+}
 // Whether a launch runs the face phase: the shape takes it and some ghost is not constant (the constant ones are
 // written once, perks_fill_constant_ghosts). The kernel and the launcher's model (its barriers per sweep) ask this.
-template <int DIM, int RADIUS, class Real>
+template <int DIM, int RADIUS, bool BULK, class Real>
 __host__ __device__ bool pipelined_runs_face_phase(const PerksArgs<Real>& pa) {
-  return pipelined_face_phase(DIM, RADIUS) && pa.varying_ghosts;
+  return pipelined_face_phase(DIM, RADIUS, BULK) && pa.varying_ghosts;
 }
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
@@ -66,10 +71,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* src, Real* dst) {
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
-    if constexpr (pipelined_face_phase(DIM, RADIUS)) {
+    if constexpr (pipelined_face_phase(DIM, RADIUS, T::BULK)) {
       const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe);
       // The ghosts of the new iterate: a face phase of the whole grid, out of line.
-      if (pipelined_runs_face_phase<DIM, RADIUS>(pa)) {
+      if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK>(pa)) {
         cooperative_groups::this_grid().sync();
         perks_fill_faces_call(&pa, t);
       }
@@ -117,7 +122,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   PerksDomainModel dom;
   dom.cells = static_cast<double>(pa.s.nx) * pa.s.ny * pa.s.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const bool face_phase = pipelined_runs_face_phase<S.dim, S.radius>(pa);
+  const bool face_phase = pipelined_runs_face_phase<S.dim, S.radius, T::BULK>(pa);
   const PerksPlan plan = plan_perks_pipelined(pr.device, dom, kPerksBarriersPerSweep + (face_phase ? 1.0 : 0.0));
   out.cached_fraction = 0.0;
   out.model_speedup = plan.predicted_speedup;
