@@ -597,6 +597,34 @@ int main(int argc, char** argv) {
     }
     run_case<double>("3d13pt", st13, v, n3d, n2d, reps, best);
   }
+  // Round 20 (2026-11-28, H200): consecutive columns (Tune's CONSEC, the last flag). A thread's MX outputs are adjacent,
+  // read from shared memory as MX-element vectors and stored as one vector per row: per output about half the shared
+  // loads and stores of the interleaved tile (fp32 3d7pt, MX 2: 20 8-byte loads and 6 8-byte stores per 12 outputs
+  // instead of 40 + 12), and the plane's fixed cost (wait, barrier, ring issue) over twice the outputs per thread. fp32
+  // 3d7pt is the open target (0.83 of the copy bound; issue slots 65 % busy); fp64 for comparison (--only 3d7pt_consec).
+  if (only == "3d7pt_consec") {
+    std::vector<Var<float>> w{mk<float, S7, false, F7>("cur", {8}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      w.push_back(mk<float, S7, false, Tune<128, 4, 2, 3, 4, 2, 3, false, 8, true, 0, true>>("c2_128x4x3", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<128, 2, 2, 6, 4, 2, 3, false, 8, true, 0, true>>("c2_128x2x6", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<128, 2, 2, 6, 4, 3, 3, false, 8, true, 0, true>>("c2_128x2x6_3blk", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<128, 4, 2, 4, 4, 2, 3, false, 8, true, 0, true>>("c2_128x4x4", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<256, 1, 2, 6, 4, 2, 3, false, 8, true, 0, true>>("c2_256x1x6", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>("c4_64x4x3", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<64, 4, 4, 3, 4, 3, 3, false, 8, true, 0, true>>("c4_64x4x3_3blk", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<64, 8, 4, 2, 4, 2, 3, false, 8, true, 0, true>>("c4_64x8x2", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, F7>("cur", {8}, 4));
+    }
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+    std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 0, true>>("c2_256x2x2", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, Tune<256, 4, 2, 1, 4, 1, 3, false, 16, true, 0, true>>("c2_256x4x1", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, Tune<128, 4, 2, 2, 4, 2, 3, false, 16, true, 0, true>>("c2_128x4x2_2blk", {8, 16}, 4));
+      v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S27;
   (void)sym;

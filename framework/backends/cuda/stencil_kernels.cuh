@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -93,11 +94,14 @@ struct StreamGeo {
 //   cp.async.cg (.ca) of the tile rows (the row window is aligned down to 16 bytes and the per-row shift is
 //   applied when reading shared memory); STCS = streaming (evict-first) stores of the output;
 //   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D); MAXB = most blocks per
-//   SM the per-sweep launch puts on the grid (0: as many as are resident), for a tile measured at that occupancy.
+//   SM the per-sweep launch puts on the grid (0: as many as are resident), for a tile measured at that occupancy;
+//   CONSEC = the MX outputs of a thread are consecutive columns (x = tx * MX + jx), read from shared memory as
+//   vectors and stored as one MX-element vector per row (3D tiles with 16-byte or bulk row loads; see TileCfg).
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
-          int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0>
+          int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0, bool CONSEC_ = false>
 struct Tune {
   static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_, MAXB = MAXB_;
+  static constexpr bool CONSEC = CONSEC_;
   // DYN_: work items are handed out in order by a global atomic counter (a block that finishes early takes
   // the next item), instead of the static round-robin; keeps the concurrently streamed planes together.
   static constexpr bool DYN = DYN_;
@@ -122,10 +126,15 @@ struct TileCfg {
   static constexpr int BX = BXT * MX;
   static constexpr int BY = BYT * MY;
   static constexpr int NT = BXT * BYT;
-  // Output columns of a thread: tx + jx * BXT (interleaved; CONSEC: tx * MX + jx, a tile of the resident kernel).
-  static constexpr bool CONSEC = false;
-  static constexpr int XS = 1, XJ = BXT;
+  // Output columns of a thread: tx + jx * BXT (interleaved), or CONSEC: tx * MX + jx. Consecutive columns read a row
+  // window as vectors of MX elements aligned to MX elements (stream_plane) and store a row's MX outputs as one
+  // vector, so the window (16-byte or bulk loads: its shift is applied once) and the outputs must start on MX-element
+  // boundaries: consec_ok (host) checks the fields' origins, and a warp reads one tile row (BXT a multiple of 32).
+  static constexpr bool CONSEC = T::CONSEC;
+  static constexpr int XS = CONSEC ? MX : 1, XJ = CONSEC ? 1 : BXT;
   static constexpr bool VEC = T::VEC;
+  static_assert(!CONSEC || (D3 && T::VEC && MX > 1 && MX * sizeof(Real) <= 16 && BXT % 32 == 0),
+                "consecutive columns: 3D tiles with 16-byte or bulk row loads, vectors of at most 16 bytes");
   static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY;
   static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
   // Scalar loads: the window of a row is [x0 - HX, x0 + BX + HX) (sector aligned when the rows are).
@@ -430,6 +439,33 @@ __device__ __forceinline__ void store_out_if(float* p, float v, unsigned pred) {
   else PERKSOLVE_STORE_GLOBAL_IF("", "f32", "f", p, v, pred);
 }
 #undef PERKSOLVE_STORE_GLOBAL_IF
+// The same for a vector of N consecutive outputs v[0..N) at p (aligned to N elements): one st.global.v2 / v4.
+#define PERKSOLVE_STORE_GLOBAL_V2_IF(CACHE, TYPE, CON, p, v, pred)                                               \
+  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %3, 0;\n @q st.global" CACHE ".v2." TYPE " [%0], {%1, %2};\n}\n" ::"l"(p), \
+               CON(v[0]), CON(v[1]), "r"(pred))
+#define PERKSOLVE_STORE_GLOBAL_V4_IF(CACHE, TYPE, CON, p, v, pred)                                                 \
+  asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %5, 0;\n @q st.global" CACHE ".v4." TYPE                    \
+               " [%0], {%1, %2, %3, %4};\n}\n" ::"l"(p),                                                           \
+               CON(v[0]), CON(v[1]), CON(v[2]), CON(v[3]), "r"(pred))
+template <bool STCS, int N>
+__device__ __forceinline__ void store_vec_if(double* p, const double (&v)[N], unsigned pred) {
+  static_assert(N == 2, "16 bytes at most");
+  if constexpr (STCS) PERKSOLVE_STORE_GLOBAL_V2_IF(".cs", "f64", "d", p, v, pred);
+  else PERKSOLVE_STORE_GLOBAL_V2_IF("", "f64", "d", p, v, pred);
+}
+template <bool STCS, int N>
+__device__ __forceinline__ void store_vec_if(float* p, const float (&v)[N], unsigned pred) {
+  static_assert(N == 2 || N == 4, "16 bytes at most");
+  if constexpr (N == 2) {
+    if constexpr (STCS) PERKSOLVE_STORE_GLOBAL_V2_IF(".cs", "f32", "f", p, v, pred);
+    else PERKSOLVE_STORE_GLOBAL_V2_IF("", "f32", "f", p, v, pred);
+  } else {
+    if constexpr (STCS) PERKSOLVE_STORE_GLOBAL_V4_IF(".cs", "f32", "f", p, v, pred);
+    else PERKSOLVE_STORE_GLOBAL_V4_IF("", "f32", "f", p, v, pred);
+  }
+}
+#undef PERKSOLVE_STORE_GLOBAL_V2_IF
+#undef PERKSOLVE_STORE_GLOBAL_V4_IF
 
 // Zeroes the partial sums and the Jacobi centre queue of a work item (before its first plane).
 template <class Real, int MY, int MX, int NA, int NQ>
@@ -810,7 +846,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     P += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
-    const int ox0 = x0 + tx;
+    const int ox0 = x0 + tx * C::XS;
     const int oy0 = y0 + ty * MY;
     // The thread's outputs: plane i's at oplane + jy * row_stride + jx * BXT (32-bit offsets, stream_geometry checks
     // that they fit), oplane advanced by one plane per step, so that no output address takes a 64-bit multiply.
@@ -823,7 +859,19 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     for (int jy = 0; jy < MY; ++jy)
 #pragma unroll
       for (int jx = 0; jx < MX; ++jx)
-        if (ox0 + jx * C::BXT < a.nx && oy0 + jy < a.ny) omask |= 1u << (jy * MX + jx);
+        if (ox0 + jx * C::XJ < a.nx && oy0 + jy < a.ny) omask |= 1u << (jy * MX + jx);
+    // CONSEC: bit jy of vmask is set when all MX outputs of row jy lie in the plane (one vector store); emask holds the
+    // outputs of the other rows that do (element stores, at the end of the x extent only).
+    unsigned vmask = 0, emask = 0;
+    if constexpr (C::CONSEC) {
+      constexpr unsigned kRow = (1u << MX) - 1u;
+#pragma unroll
+      for (int jy = 0; jy < MY; ++jy) {
+        const unsigned row = (omask >> (jy * MX)) & kRow;
+        if (row == kRow) vmask |= 1u << jy;
+        else emask |= row << (jy * MX);
+      }
+    }
     const int vshift = C::VEC ? window_shift(x0) : 0;
 
     Real acc[MY][MX][2 * RS + 1];
@@ -840,12 +888,18 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       if constexpr (!C::BULK_EMPTY) __syncthreads();
       issue(slot == 0 ? NS - 1 : slot - 1);
 
-      const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx + C::HXL + vshift;
+      const Real* cur = tiles + slot * C::STAGE_ELEMS + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HXL + vshift;
       const unsigned pmask = i >= 2 * RS ? omask : 0u;
       // 3D: predicated stores (store_out_if). 2D (one row per thread): a plain store behind the test, which the
       // compiler predicates itself; the asm form measured 3-8 % slower there in the resident PERKS tiles.
-      auto put = [](Real* o, Real v, unsigned on) {
-        if constexpr (S.dim == 3) {
+      // CONSEC: the plane's outputs, stored after the plane one vector per row.
+      Real ov[C::CONSEC ? MY : 1][MX];
+      auto put = [&ov](Real* o, Real v, unsigned on, int jy, int jx) {
+        if constexpr (C::CONSEC) {
+          (void)o, (void)on;
+          ov[jy][jx] = v;
+        } else if constexpr (S.dim == 3) {
+          (void)ov, (void)jy, (void)jx;
           store_out_if<T::STCS>(o, v, on);
         } else if (on) {
           if constexpr (T::STCS) __stcs(o, v);
@@ -854,21 +908,33 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       };
       stream_plane<Real, S, C, SYM, kJacobi || kDot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         const unsigned on = (pmask >> (jy * MX + jx)) & 1u;
-        Real* const o = oplane + ((C::BY > 1 ? jy * ors : 0) + jx * C::BXT);
+        Real* const o = oplane + ((C::BY > 1 ? jy * ors : 0) + jx * C::XJ);
         if constexpr (!kHasB) {
-          put(o, sum, on);
+          put(o, sum, on, jy, jx);
           if constexpr (kDot) rsum += on ? static_cast<double>(xc) * static_cast<double>(sum) : 0.0;
         } else {
           // (b of an output outside the plane was staged as zero: r stays finite.)
           const Real r = bbuf[slot * C::BB_ELEMS + (jy * MX + jx) * C::NT + tid] - sum;
           if constexpr (kJacobi) {
-            put(o, xc + a.scale * r, on);
+            put(o, xc + a.scale * r, on, jy, jx);
             rsum += on ? static_cast<double>(r) * static_cast<double>(r) : 0.0;
           } else {
-            put(o, r, on);
+            put(o, r, on, jy, jx);
           }
         }
       });
+      if constexpr (C::CONSEC) {
+        const unsigned pv = i >= 2 * RS ? vmask : 0u, pe = i >= 2 * RS ? emask : 0u;
+#pragma unroll
+        for (int jy = 0; jy < MY; ++jy) store_vec_if<T::STCS>(oplane + jy * ors, ov[jy], (pv >> jy) & 1u);
+        if (pe) {
+#pragma unroll
+          for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+            for (int jx = 0; jx < MX; ++jx)
+              store_out_if<T::STCS>(oplane + (jy * ors + jx), ov[jy][jx], (pe >> (jy * MX + jx)) & 1u);
+        }
+      }
       if constexpr (C::BULK_EMPTY) {
         __syncwarp();
         if ((tid & 31) == 0) mbar_arrive(&empty_bar[slot]);
@@ -921,6 +987,13 @@ template <class Real>
 bool vec_rows_ok(const FieldLayout& l) {
   return l.stride_y() % (16 / static_cast<long>(sizeof(Real))) == 0;
 }
+// Whether the tiles with consecutive columns (TileCfg::CONSEC, MX outputs per thread) suit a layout: cell (0, 0, 0)
+// on an MX-element boundary of the allocation (device allocations are 256-byte aligned), so that every thread's
+// first column is too. Grid fields (kGridRowAlign) always are.
+template <int MX>
+bool consec_origin_ok(const FieldLayout& l) {
+  return l.index(0, 0, 0) % MX == 0;
+}
 
 // The streaming kernels' view of a request: pointers at element (0,0,0), the in-plane / streamed axes (3D:
 // x, y in plane, z streamed; 2D: x in plane, y streamed), coefficients and the tile count of tile config C.
@@ -955,6 +1028,12 @@ StreamArgs<Real, kMaxTemplatedPoints> stream_geometry(const StencilRequest<Real>
   if constexpr (C::VEC) {
     if (!vec_rows_ok<Real>(l))
       throw std::logic_error("stream_geometry: a tile with 16-byte row loads on rows that are not whole 16-byte units");
+  }
+  if constexpr (C::CONSEC) {
+    const auto aligned = [](const Real* p) { return reinterpret_cast<std::uintptr_t>(p) % (C::MX * sizeof(Real)) == 0; };
+    if (!aligned(a.x) || !aligned(a.out))
+      throw std::logic_error("stream_geometry: a tile with consecutive columns on fields whose cell (0,0,0) is not "
+                             "aligned to its vectors");
   }
   if (C::BY > 1 && a.row_stride * C::BY + C::BX > std::numeric_limits<int>::max())
     throw std::logic_error("stream_geometry: rows too long for the 32-bit output offsets of a tile");
@@ -1103,7 +1182,8 @@ inline int wide_tile_override() {
 // (A tile with 16-byte row loads also needs rows of whole 16-byte units, vec_rows_ok; the forced tiers too.)
 template <class Real, ShapeSpec S, class T>
 bool tile_usable(const FieldLayout& l) {
-  return !TileCfg<Real, S, T, false>::VEC || vec_rows_ok<Real>(l);
+  using C = TileCfg<Real, S, T, false>;
+  return (!C::VEC || vec_rows_ok<Real>(l)) && (!C::CONSEC || consec_origin_ok<C::MX>(l));
 }
 template <class Real, ShapeSpec S, class T>
 bool tile_fits(const FieldLayout& l) {
