@@ -255,7 +255,10 @@ struct LargeTuneSel {
 //   fp64 3D other R=1: 256 x 4 threads x (1 x 2), items of ~4 per block (27-point CSE 0.880 vs 0.79);
 //   fp32 3D 7-point: 256 x 2 threads x (1 x 6), two blocks per SM (0.83 vs 0.64 with one block of 1024 threads:
 //                    ncu put a third of the warps' cycles at the block barrier of the plane; 8 rows per thread
-//                    0.80, 4 rows 0.77, round 8).
+//                    0.80, 4 rows 0.77, round 8). Since round 20 (2026-11-28, benchmarks/results/
+//                    gpu-h200-2026-11-28-consecutive-columns/run1) the same 256 x 12 tile with consecutive columns:
+//                    64 x 4 threads x (4 x 3), float4 shared loads and stores, two blocks of 256 threads per SM
+//                    (0.837-0.841 vs 0.827-0.830).
 // (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.)
 // 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
 //   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
@@ -275,7 +278,7 @@ struct LargeFastMemTuneSel {
           std::conditional_t<F64,
                              std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
                                                 Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
-                             Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>>;
+                             Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>>>;
 };
 // Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
 // (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
