@@ -625,6 +625,59 @@ int main(int argc, char** argv) {
     }
     run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
+  // Round 21 (2026-11-28, H200): consecutive columns where the interleaved tiles leave the most: the 2D fp32 rows (2d5pt
+  // 0.78, 2d9pt 0.74 of the copy bound against 0.92 for 2d5pt fp64, with almost no halo: the gap is on the SM side),
+  // 2d5pt fp64, and the 3D fp32 boxes (27-point 0.54, its CSE form 0.60), with bulk rows (--only consec_shapes).
+  if (only == "consec_shapes") {
+    const Stencil st9 = perks_stencil("2d9pt"), st27 = perks_stencil("3d27pt");
+    constexpr ShapeSpec S9{2, ShapeKind::box, 1};
+    using P5F = Tune<512, 1, 4, 1, 6, 1, 0, false, 0>;              // production 2D fp32 R <= 4 (medium, large)
+    using D5 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1>;      // production 2D fp64 R <= 4
+    using B27F = Tune<256, 4, 1, 4, 3, 1, 0, false, 8, true>;       // production 3D fp32 box (medium, large)
+    for (const auto& [name, st] : {std::pair<const char*, const Stencil*>{"2d5pt", &st5}, {"2d9pt", &st9}}) {
+      const bool five = std::string(name) == "2d5pt";
+      auto add = [&](std::vector<Var<float>>& w, auto spec) {
+        constexpr ShapeSpec SS = decltype(spec)::value;
+        w.push_back(mk<float, SS, false, Tune<512, 1, 4, 1, 6, 1, 0, false, 0, false, 0, true>>("c4_512", {0}));
+        w.push_back(mk<float, SS, false, Tune<512, 1, 4, 1, 6, 1, 0, false, 0, true, 0, true>>("c4_512_dyn", {0}));
+        w.push_back(mk<float, SS, false, Tune<256, 1, 4, 1, 8, 2, 0, false, 0, true, 0, true>>("c4_256_2blk_dyn", {0}));
+        w.push_back(mk<float, SS, false, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>>("c4_512_vec_dyn", {0}));
+        w.push_back(mk<float, SS, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 0, true>>("c2_512_dyn", {0}));
+        w.push_back(mk<float, SS, false, P5F>("cur", {0}));
+      };
+      std::vector<Var<float>> w;
+      if (five) w.push_back(mk<float, S5, false, P5F>("cur", {0}));
+      else w.push_back(mk<float, S9, false, P5F>("cur", {0}));
+      for (int rep = 0; rep < 2; ++rep) {
+        if (five) add(w, std::integral_constant<ShapeSpec, S5>{});
+        else add(w, std::integral_constant<ShapeSpec, S9>{});
+      }
+      run_case<float>(name, *st, w, n3d, n2d, reps, best);
+    }
+    std::vector<Var<double>> d{mk<double, S5, false, D5>("cur", {0})};
+    for (int rep = 0; rep < 2; ++rep) {
+      d.push_back(mk<double, S5, false, Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1, true>>("c2_512_dyn", {0}));
+      d.push_back(mk<double, S5, false, Tune<256, 1, 2, 1, 8, 2, 0, false, 0, true, 0, true>>("c2_256_2blk_dyn", {0}));
+      d.push_back(mk<double, S5, false, D5>("cur", {0}));
+    }
+    run_case<double>("2d5pt", st5, d, n3d, n2d, reps, best);
+    for (const bool cse : {false, true}) {
+      auto variants = [&](auto symc) {
+        constexpr bool SY = decltype(symc)::value;
+        std::vector<Var<float>> w{mk<float, S27, SY, B27F>("cur", {8})};
+        for (int rep = 0; rep < 2; ++rep) {
+          w.push_back(mk<float, S27, SY, Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>("c4_64x4x3_bulk", {4, 8}, 4));
+          w.push_back(mk<float, S27, SY, Tune<64, 4, 4, 2, 4, 2, 3, false, 8, true, 0, true>>("c4_64x4x2_bulk", {4, 8}, 4));
+          w.push_back(mk<float, S27, SY, Tune<128, 2, 2, 4, 4, 2, 3, false, 8, true, 0, true>>("c2_128x2x4_bulk", {4, 8}, 4));
+          w.push_back(mk<float, S27, SY, Tune<256, 2, 1, 4, 4, 2, 3, false, 8, true>>("i_256x2x4_bulk", {4, 8}, 4));
+          w.push_back(mk<float, S27, SY, B27F>("cur", {8}));
+        }
+        return w;
+      };
+      if (cse) run_case<float>("3d27pt_sym", sym, variants(std::true_type{}), n3d, n2d, reps, best);
+      else run_case<float>("3d27pt", st27, variants(std::false_type{}), n3d, n2d, reps, best);
+    }
+  }
   (void)st5;
   (void)S27;
   (void)sym;

@@ -128,13 +128,12 @@ struct TileCfg {
   static constexpr int NT = BXT * BYT;
   // Output columns of a thread: tx + jx * BXT (interleaved), or CONSEC: tx * MX + jx. Consecutive columns read a row
   // window as vectors of MX elements aligned to MX elements (stream_plane) and store a row's MX outputs as one
-  // vector, so the window (16-byte or bulk loads: its shift is applied once) and the outputs must start on MX-element
-  // boundaries: consec_ok (host) checks the fields' origins, and a warp reads one tile row (BXT a multiple of 32).
+  // vector, so the window and the outputs must start on MX-element boundaries in shared and global memory: the
+  // static_assert below for the shared rows (scalar loads: the sector-wide halo; 16-byte or bulk loads: the window's
+  // shift, applied once), consec_origin_ok / stream_geometry (host) for the fields' origins.
   static constexpr bool CONSEC = T::CONSEC;
   static constexpr int XS = CONSEC ? MX : 1, XJ = CONSEC ? 1 : BXT;
   static constexpr bool VEC = T::VEC;
-  static_assert(!CONSEC || (D3 && T::VEC && MX > 1 && MX * sizeof(Real) <= 16 && BXT % 32 == 0),
-                "consecutive columns: 3D tiles with 16-byte or bulk row loads, vectors of at most 16 bytes");
   static constexpr bool BULK = T::BULK, BULK_EMPTY = T::BULK_EMPTY;
   static constexpr int V = VEC ? 16 / static_cast<int>(sizeof(Real)) : 1;  // elements per load unit
   // Scalar loads: the window of a row is [x0 - HX, x0 + BX + HX) (sector aligned when the rows are).
@@ -153,6 +152,8 @@ struct TileCfg {
   static constexpr int SW =
       (BXT % PERIOD == 0 || BYT == 1) ? TWL : TWL + (((BXT - TWL) % PERIOD) + PERIOD) % PERIOD;
   static_assert(SW % V == 0, "16-byte loads need 16-byte aligned shared rows");
+  static_assert(!CONSEC || (MX > 1 && MX * sizeof(Real) <= 16 && BXT % 32 == 0 && SW % MX == 0 && (VEC || HXL % MX == 0)),
+                "consecutive columns: vectors of at most 16 bytes, aligned in every shared row; a warp reads one row");
   static constexpr int STAGE_ELEMS = TH * SW;
   static constexpr int BB_ELEMS = HASB ? NT * MX * MY : 0;
   static constexpr int STAGE_BYTES = (STAGE_ELEMS + BB_ELEMS) * static_cast<int>(sizeof(Real));
@@ -511,7 +512,6 @@ __device__ __forceinline__ void stream_plane(const Real* cur, const Real* c,
     // Q1 - Q0 + 1 vectors of MX elements aligned to MX elements (the thread's first column x is; MX * sizeof(Real) <=
     // 16 bytes). A warp's vector load covers consecutive words, so a row costs (Q1 - Q0 + 1) / (2 RX + 1) of the
     // interleaved tile's wavefronts per output. Every row of the window is read (the 2D resident tiles have one).
-    static_assert(!SYM, "consecutive columns: the canonical order only");
     constexpr int Q0 = consec_first_vec(RX, MX), Q1 = consec_last_vec(RX, MX);
     using Vec = VecOf<Real, MX>;
     static_for<-RY, MY + RY>([&](auto YY) {
