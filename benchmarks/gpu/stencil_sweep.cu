@@ -678,6 +678,18 @@ int main(int argc, char** argv) {
       else run_case<float>("3d27pt", st27, variants(std::false_type{}), n3d, n2d, reps, best);
     }
   }
+  // Round 22 (2026-11-28, H200): consecutive columns for the fp32 3D 7-point Jacobi sweep (b read too: the float
+  // multigrid smoother), at the PCG-MG fine grid 255^3 and at 512^3 (--n3d 255 / 512 --only 3d7pt_f32_jacobi_consec).
+  if (only == "3d7pt_f32_jacobi_consec") {
+    std::vector<Var<float>> w{mk<float, S7, false, F7, kJac>("jac_cur", {8}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      w.push_back(mk<float, S7, false, Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>, kJac>("jac_c4_64x4x3", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<64, 4, 4, 2, 4, 2, 3, false, 8, true, 0, true>, kJac>("jac_c4_64x4x2", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, Tune<128, 4, 2, 3, 4, 2, 3, false, 8, true, 0, true>, kJac>("jac_c2_128x4x3", {4, 8}, 4));
+      w.push_back(mk<float, S7, false, F7, kJac>("jac_cur", {8}, 4));
+    }
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+  }
   (void)st5;
   (void)S27;
   (void)sym;

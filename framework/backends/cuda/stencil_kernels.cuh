@@ -266,20 +266,27 @@ struct LargeTuneSel {
 //         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
 //         8 warps per SM, DRAM 33 % of peak);
 //   fp64: the small tile with dynamic items of ~8 per block: 0.786 vs 0.737-0.740.
+// 3D fp32 radius-1 shapes other than the star (27-point box, 19-point "poisson", 17-point), apply mode; round 21
+// (benchmarks/results/gpu-h200-2026-11-28-consecutive-columns/run3), 512^3: bulk rows with consecutive columns, 64 x 4
+// threads x (4 x 2), two blocks per SM: 27-point 0.824-0.825 (0.542-0.543 for the scalar medium tile it had), its CSE
+// form 0.843-0.845 (0.612-0.614). (On the H100 bulk copies had cost these shapes 5-18 %, LargeTuneSel.)
 // Everything else: the large tile.
 template <class Real, ShapeSpec S, bool HASB>
 struct LargeFastMemTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr bool kStar2 = S.dim == 3 && S.radius == 2 && S.kind == ShapeKind::star && !HASB;
+  static constexpr bool kBox32 = S.dim == 3 && S.radius == 1 && S.kind != ShapeKind::star && !F64 && !HASB;
   using type = std::conditional_t<
       kStar2,
       std::conditional_t<F64, Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true>, Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>>,
       std::conditional_t<
+          kBox32, Tune<64, 4, 4, 2, 4, 2, 3, false, 8, true, 0, true>,
+          std::conditional_t<
           !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
           std::conditional_t<F64,
                              std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
                                                 Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
-                             Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>>>;
+                             Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>>>>;
 };
 // Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
 // (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
@@ -289,14 +296,21 @@ struct LargeFastMemTuneSel {
 //   fp64 with b: the same tile: 0.556-0.560 vs 0.42-0.44 at 255^3, 0.61 vs 0.50-0.53 at 512^3;
 //   fp32 with b: 256 x 2 threads x (1 x 6), two blocks per SM (the fp32 large tile): 0.39 vs 0.29 at 255^3, 0.556 vs
 //   0.40 at 512^3.
-// (fp32 apply takes the large tile, 256 wide.) Everything else: the medium tile.
+// (fp32 apply takes the large tile, 256 wide.)
+// 2D fp32 rows of radius <= 4, apply mode (every 2D tier: the large ones are the medium tile in 2D); round 21
+// (benchmarks/results/gpu-h200-2026-11-28-consecutive-columns/run3) at 16384^2: 512 threads x 4 consecutive columns,
+// 16-byte cp.async rows, dynamic items: 2d5pt 0.816-0.817 vs 0.779-0.782, 2d9pt 0.813-0.815 vs 0.744-0.745 (the
+// interleaved medium tile). Everything else: the medium tile.
 template <class Real, ShapeSpec S, bool HASB>
 struct MediumFastMemTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr bool kTuned = S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star && (F64 || HASB);
-  using type = std::conditional_t<!kTuned, typename MediumTuneSel<Real, S, HASB>::type,
-                                  std::conditional_t<F64, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>,
-                                                     Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>;
+  static constexpr bool kRows32 = S.dim == 2 && S.radius <= 4 && !F64 && !HASB;
+  using type = std::conditional_t<
+      kRows32, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>,
+      std::conditional_t<!kTuned, typename MediumTuneSel<Real, S, HASB>::type,
+                         std::conditional_t<F64, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>,
+                                            Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>>;
 };
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
