@@ -690,6 +690,39 @@ int main(int argc, char** argv) {
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
   }
+  // Round 23 (2026-11-28, H200): the 2D stars of radius 5 and 6 (2d21pt, 2ds25pt), which take the small 256-thread tile
+  // (the 512-thread interleaved tile spilled): with consecutive columns a row's window needs 2 ceil(R / MX) + 1 vectors,
+  // fewer registers than (2R + 1) MX interleaved values (--only 2d_r56_consec).
+  if (only == "2d_r56_consec") {
+    constexpr ShapeSpec S21{2, ShapeKind::star, 5}, S25{2, ShapeKind::star, 6};
+    const Stencil st21 = perks_stencil("2d21pt"), st25 = perks_stencil("2ds25pt");
+    auto f32 = [&](auto spec, const char* name, const Stencil& st) {
+      constexpr ShapeSpec SS = decltype(spec)::value;
+      using Cur = Tune<256, 1, 4, 1, 0, 1, 0, false, 0>;  // production (small tile, every tier)
+      std::vector<Var<float>> w{mk<float, SS, false, Cur>("cur", {0})};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, SS, false, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>>("c4_512_vec_dyn", {0}));
+        w.push_back(mk<float, SS, false, Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true>>("c4_256_vec_dyn_2blk", {0}));
+        w.push_back(mk<float, SS, false, Cur>("cur", {0}));
+      }
+      run_case<float>(name, st, w, n3d, n2d, reps, best);
+    };
+    auto f64 = [&](auto spec, const char* name, const Stencil& st) {
+      constexpr ShapeSpec SS = decltype(spec)::value;
+      using Cur = Tune<256, 1, 2, 1, 0, 1, 0, false, 0>;
+      std::vector<Var<double>> v{mk<double, SS, false, Cur>("cur", {0})};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, SS, false, Tune<512, 1, 2, 1, 8, 1, 1, false, 0, true, 1, true>>("c2_512_vec_dyn", {0}));
+        v.push_back(mk<double, SS, false, Tune<256, 1, 2, 1, 8, 2, 1, false, 0, true, 0, true>>("c2_256_vec_dyn_2blk", {0}));
+        v.push_back(mk<double, SS, false, Cur>("cur", {0}));
+      }
+      run_case<double>(name, st, v, n3d, n2d, reps, best);
+    };
+    f32(std::integral_constant<ShapeSpec, S21>{}, "2d21pt", st21);
+    f32(std::integral_constant<ShapeSpec, S25>{}, "2ds25pt", st25);
+    f64(std::integral_constant<ShapeSpec, S21>{}, "2d21pt", st21);
+    f64(std::integral_constant<ShapeSpec, S25>{}, "2ds25pt", st25);
+  }
   (void)st5;
   (void)S27;
   (void)sym;

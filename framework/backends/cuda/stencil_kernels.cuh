@@ -297,17 +297,24 @@ struct LargeFastMemTuneSel {
 //   fp32 with b: 256 x 2 threads x (1 x 6), two blocks per SM (the fp32 large tile): 0.39 vs 0.29 at 255^3, 0.556 vs
 //   0.40 at 512^3.
 // (fp32 apply takes the large tile, 256 wide.)
-// 2D fp32 rows of radius <= 4, apply mode (every 2D tier: the large ones are the medium tile in 2D); round 21
-// (benchmarks/results/gpu-h200-2026-11-28-consecutive-columns/run3) at 16384^2: 512 threads x 4 consecutive columns,
-// 16-byte cp.async rows, dynamic items: 2d5pt 0.816-0.817 vs 0.779-0.782, 2d9pt 0.813-0.815 vs 0.744-0.745 (the
-// interleaved medium tile). Everything else: the medium tile.
+// 2D rows, apply mode (every 2D tier: the large ones are the medium tile in 2D), with consecutive columns, 16-byte
+// cp.async rows and dynamic items (benchmarks/results/gpu-h200-2026-11-28-consecutive-columns):
+//   fp32, radius <= 4: 512 threads x 4 columns; round 21 (run 3) at 16384^2: 2d5pt 0.816-0.817 vs 0.779-0.782, 2d9pt
+//                      0.813-0.815 vs 0.744-0.745 (the interleaved medium tile); run 4: 2ds9pt 0.80 vs 0.71, 2d13pt
+//                      0.77 vs 0.62, 2d17pt 0.80 vs 0.52, 2d25pt 0.74 vs 0.61;
+//   radius >= 5 (the small tile before: the interleaved 512-thread tile spilled): 256 threads x 4 (fp32) / 2 (fp64)
+//                      columns, two blocks per SM; a row window of 2 ceil(R / MX) + 1 vectors takes fewer registers
+//                      (104-110 against 112-142); round 23 (run 5).
+// Everything else: the medium tile.
 template <class Real, ShapeSpec S, bool HASB>
 struct MediumFastMemTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr bool kTuned = S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star && (F64 || HASB);
-  static constexpr bool kRows32 = S.dim == 2 && S.radius <= 4 && !F64 && !HASB;
+  static constexpr bool kRows = S.dim == 2 && !HASB && (!F64 || S.radius >= 5);
+  using RowTile = std::conditional_t<S.radius <= 4, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>,
+                                     Tune<256, 1, F64 ? 2 : 4, 1, 8, 2, 1, false, 0, true, 0, true>>;
   using type = std::conditional_t<
-      kRows32, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>,
+      kRows, RowTile,
       std::conditional_t<!kTuned, typename MediumTuneSel<Real, S, HASB>::type,
                          std::conditional_t<F64, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>,
                                             Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>>;
