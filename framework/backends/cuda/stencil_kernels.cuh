@@ -96,7 +96,7 @@ struct StreamGeo {
 //   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D); MAXB = most blocks per
 //   SM the per-sweep launch puts on the grid (0: as many as are resident), for a tile measured at that occupancy;
 //   CONSEC = the MX outputs of a thread are consecutive columns (x = tx * MX + jx), read from shared memory as
-//   vectors and stored as one MX-element vector per row (3D tiles with 16-byte or bulk row loads; see TileCfg).
+//   vectors and stored as one MX-element vector per row (alignment rules: TileCfg).
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
           int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0, bool CONSEC_ = false>
 struct Tune {
@@ -872,7 +872,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
     const int ox0 = x0 + tx * C::XS;
     const int oy0 = y0 + ty * MY;
-    // The thread's outputs: plane i's at oplane + jy * row_stride + jx * BXT (32-bit offsets, stream_geometry checks
+    // The thread's outputs: plane i's at oplane + jy * row_stride + jx * XJ (32-bit offsets, stream_geometry checks
     // that they fit), oplane advanced by one plane per step, so that no output address takes a 64-bit multiply.
     // omask: bit jy * MX + jx set when that output lies in the owned plane; nothing is stored for the first 2 RS
     // planes (their outputs are not complete).
