@@ -158,6 +158,26 @@ __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const 
   return v;
 }
 
+// A ghost cell's distances and sides (and the composed rule's restart axis) in one word, 8 bits per axis (ghost
+// widths below 127): what a batched fill keeps of a cell between its loads and its stores.
+PERKSOLVE_HD inline unsigned pack_ghost_code(const int (&dist)[3], const int (&side)[3], int restart = -1) {
+  unsigned c = static_cast<unsigned>(restart + 1) << 24;
+#pragma unroll
+  for (int b = 0; b < 3; ++b) c |= (static_cast<unsigned>(dist[b] + 1) | static_cast<unsigned>(side[b]) << 7) << (8 * b);
+  return c;
+}
+PERKSOLVE_HD inline void unpack_ghost_code(unsigned c, int (&dist)[3], int (&side)[3]) {
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    dist[b] = static_cast<int>((c >> (8 * b)) & 127u) - 1;
+    side[b] = static_cast<int>((c >> (8 * b + 7)) & 1u);
+  }
+}
+PERKSOLVE_HD inline void unpack_ghost_code(unsigned c, int (&dist)[3], int (&side)[3], int& restart) {
+  unpack_ghost_code(c, dist, side);
+  restart = static_cast<int>(c >> 24) - 1;
+}
+
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
 template <class Real>
 __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
@@ -185,6 +205,42 @@ template <class PerCell>
 __device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&& per_cell) {
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
   for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += stride) per_cell(t);
+}
+
+// fill_face_ghost for every ghost cell of the face set by all threads of the grid, U cells per thread and step with
+// all their sources read before any store (a source is never a ghost that the fill writes: its axes with a
+// physical face are mirrored inside). One memory latency per U cells: a grid of a few resident blocks per SM
+// (the pipelined PERKS kernel's face phase) has tens of ghost cells per thread, and one dependent load-store pair
+// per cell made the phase of a 448^3 radius-2 fill take ~18 % of a sweep
+// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run1).
+template <int U, class Real>
+__device__ __forceinline__ void fill_face_ghosts_in_grid(Real* __restrict__ f, const FieldLayout& l,
+                                                         const FaceSet<Real>& fs) {
+  const long total = fs.total();
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long base = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; base < total; base += stride * U) {
+    long at[U];
+    unsigned code[U];
+    Real v[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+      const long t = base + j * stride;
+      int idx[3], src[3], dist[3], side[3], restart;
+      at[j] = -1;
+      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart)) {
+        v[j] = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
+        at[j] = l.index(idx[0], idx[1], idx[2]);
+        code[j] = pack_ghost_code(dist, side, restart);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (at[j] != -1) {
+        int dist[3], side[3], restart;
+        unpack_ghost_code(code[j], dist, side, restart);
+        f[at[j]] = face_ghost_value(fs, dist, side, restart, v[j]);
+      }
+  }
 }
 
 // Host side: which kinds of ghost a face fill writes (a kernel that writes the two kinds at different times asks
@@ -327,28 +383,36 @@ __device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceS
 // Block-cooperative: fills the ghosts of f whose source cells lie in the box; value_at(src) reads a source cell's
 // new value (from f itself, or from where the block keeps the box). The caller makes the box's new values
 // visible to the block first (__syncthreads after its stores). U cells per thread and step, all their sources
-// read before any store: one memory latency per U cells (sources are owned cells, never ghosts).
+// read before any store: one memory latency per U cells (sources are owned cells, never ghosts). Between the
+// loads and the stores a cell keeps its destination, its value and one word for its distances and sides
+// (pack_ghost_code), 4-5 registers per cell instead of 10-11.
 template <int NT, int U, class Real, class ValueAt>
 __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
                                                      const FaceBoxGhosts& g, ValueAt&& value_at) {
   const long total = g.total();
   const bool small = total < (1L << 20);  // divmod_small is exact below 2^20
   for (long base = threadIdx.x; base < total; base += static_cast<long>(NT) * U) {
-    int idx[U][3], dist[U][3], side[U][3];
+    long at[U];
+    unsigned code[U];
     Real v[U];
 #pragma unroll
     for (int j = 0; j < U; ++j) {
       const long k = base + static_cast<long>(j) * NT;
-      int src[3];
       if (k < total) {
-        face_box_ghost(l, fs, g, k, small, idx[j], src, dist[j], side[j]);
+        int idx[3], src[3], dist[3], side[3];
+        face_box_ghost(l, fs, g, k, small, idx, src, dist, side);
         v[j] = value_at(src);
+        at[j] = l.index(idx[0], idx[1], idx[2]);
+        code[j] = pack_ghost_code(dist, side);
       }
     }
 #pragma unroll
     for (int j = 0; j < U; ++j)
-      if (base + static_cast<long>(j) * NT < total)
-        f[l.index(idx[j][0], idx[j][1], idx[j][2])] = face_ghost_value(fs, dist[j], side[j], -1, v[j]);
+      if (base + static_cast<long>(j) * NT < total) {
+        int dist[3], side[3];
+        unpack_ghost_code(code[j], dist, side);
+        f[at[j]] = face_ghost_value(fs, dist, side, -1, v[j]);
+      }
   }
 }
 

@@ -105,8 +105,17 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 // coordinates); U ghost cells per thread and step have their sources read before any store.
 //  * The resident kernel reads the sources from its brick in shared memory, U = 4 (H100: 3d7pt fp64 126^3
 //    11.9 -> 11.5 us per sweep against U = 1 from global memory).
-//  * The streaming kernels read them from the new iterate in global memory, U = 1: inside their item loop the
-//    batch's registers made the 1024-thread pipelined tiles (64-register cap) spill, 2x slower per sweep.
+//  * The streaming kernels read them from the new iterate in global memory, U = streaming_fill_batch: 8 where
+//    the kernel may use 128 registers per thread, else 1. With U = 1 every cell was one dependent L2 round trip:
+//    a 2048-wide 2D item on the streamed-axis face (3 x 2048 ghosts of a radius-3 star, 12 per thread) took
+//    ~8 us longer than the others, and the sweep waits for it (the pipelined kernel at 0.84-0.96 of the
+//    per-sweep kernel on 2d13pt fp32, benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run1). In the
+//    1024-thread tiles (64-register cap) a batch with the cell's whole geometry in registers spilled, 2x slower
+//    per sweep.
+template <int NT, int MIN_BLOCKS>
+constexpr int streaming_fill_batch() {
+  return 65536 / (NT * MIN_BLOCKS) >= 128 ? 8 : 1;
+}
 template <int NT, int U, bool D3, class Real, class ValueAt>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len, ValueAt&& value_at) {
@@ -117,11 +126,11 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   cuda_ops::fill_box_face_ghosts<NT, U>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
 }
-template <int NT, bool D3, class Real>
+template <int NT, int U, bool D3, class Real>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len) {
   const Real* const f = pa.alloc[(t + 1) & 1];
-  perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
+  perks_fill_box_ghosts<NT, U, D3>(pa, t, x0, xe, y0, ye, s0, len,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
 }
 
@@ -134,12 +143,13 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
 // __grid_constant__ parameter (its address needs no local copy). The layout and face set are copied once per
 // call: read through the pointer inside the loop, every ghost cell reloaded their fields (the stores to f may
 // alias them), ~1700 instructions per cell in 2D (benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
-template <class Real>
+// U cells per thread and step (fill_face_ghosts_in_grid; streaming_fill_batch of the kernel).
+template <int U, class Real>
 __device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, long t) {
   Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
   const FieldLayout l = pa->layout;
   const cuda_ops::FaceSet<Real> fs = pa->faces;
-  cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long g) { cuda_ops::fill_face_ghost(f, l, fs, g); });
+  cuda_ops::fill_face_ghosts_in_grid<U>(f, l, fs);
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
