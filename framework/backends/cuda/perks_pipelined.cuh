@@ -65,11 +65,11 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
   using C = TileCfg<Real, S, T, kJacobi>;
-  // Ghost cells per thread and step of the face fills (streaming_fill_batch).
-  constexpr int kFillBatch = streaming_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>()>();
+  constexpr int kFillBatch = pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>()>();
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
+  perks_share_face_geometry(pa);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* src, Real* dst) {
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
@@ -78,13 +78,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       // The ghosts of the new iterate: a face phase of the whole grid, out of line.
       if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK>(pa)) {
         cooperative_groups::this_grid().sync();
-        perks_fill_faces_call<kFillBatch>(&pa, t);
+        perks_fill_faces_call<kFillBatch>(pa.alloc[(t + 1) & 1]);
       }
       return rsum;
     } else {
       // After each item: the ghosts of the new iterate whose source cells are in it.
       auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
-        perks_fill_box_ghosts<C::NT, kFillBatch, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
+        perks_fill_item_ghosts_call<C::NT, kFillBatch, DIM == 3>(pa.alloc[(t + 1) & 1], x0, xe, y0, ye, s0, len);
       };
       return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe, item_ghosts);
     }

@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_stencil_kernel(const 
         slot = slot + 1 == NS ? 0 : slot + 1;
       }
       cbase += len;
-      perks_fill_box_ghosts<C::NT, streaming_fill_batch<C::NT, 1>(), S.dim == 3>(pa, t, x0, xe, y0, ye, s0, len);
+      perks_fill_box_ghosts<C::NT, S.dim == 3>(pa, t, x0, xe, y0, ye, s0, len);
     }
     cp_async_wait<0>();
     return rsum;

@@ -105,17 +105,9 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 // coordinates); U ghost cells per thread and step have their sources read before any store.
 //  * The resident kernel reads the sources from its brick in shared memory, U = 4 (H100: 3d7pt fp64 126^3
 //    11.9 -> 11.5 us per sweep against U = 1 from global memory).
-//  * The streaming kernels read them from the new iterate in global memory, U = streaming_fill_batch: 8 where
-//    the kernel may use 128 registers per thread, else 1. With U = 1 every cell was one dependent L2 round trip:
-//    a 2048-wide 2D item on the streamed-axis face (3 x 2048 ghosts of a radius-3 star, 12 per thread) took
-//    ~8 us longer than the others, and the sweep waits for it (the pipelined kernel at 0.84-0.96 of the
-//    per-sweep kernel on 2d13pt fp32, benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run1). In the
-//    1024-thread tiles (64-register cap) a batch with the cell's whole geometry in registers spilled, 2x slower
-//    per sweep.
-template <int NT, int MIN_BLOCKS>
-constexpr int streaming_fill_batch() {
-  return 65536 / (NT * MIN_BLOCKS) >= 128 ? 8 : 1;
-}
+//  * The cached streaming kernel reads them from the new iterate in global memory, U = 1: inside its item loop
+//    a batch's registers made 1024-thread tiles (64-register cap) spill, 2x slower per sweep. The pipelined kernel
+//    calls the fill out of line instead (perks_fill_item_ghosts_call).
 template <int NT, int U, bool D3, class Real, class ValueAt>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len, ValueAt&& value_at) {
@@ -126,30 +118,75 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   cuda_ops::fill_box_face_ghosts<NT, U>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
 }
-template <int NT, int U, bool D3, class Real>
+template <int NT, bool D3, class Real>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len) {
   const Real* const f = pa.alloc[(t + 1) & 1];
-  perks_fill_box_ghosts<NT, U, D3>(pa, t, x0, xe, y0, ye, s0, len,
+  perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
 }
 
-// Every ghost of the new iterate of sweep t, by all blocks of the grid (the caller puts a device-wide barrier
-// before it: the sources are other blocks' outputs). Out of line on purpose, called once per sweep after the item
-// loop (the pipelined kernel's face phase, pipelined_face_phase): the per-item fill inlined into the item loop
-// kept the layout and face set fields it reads (loop invariants) in uniform registers across the plane loop, which
-// then reloaded stencil coefficients every plane, 13-15 % more instructions per sweep than the per-sweep kernel
-// (docs/perf/perks.md, "Pipelined kernel: why its plane loop was slower"). pa points at the kernel's
-// __grid_constant__ parameter (its address needs no local copy). The layout and face set are copied once per
-// call: read through the pointer inside the loop, every ghost cell reloaded their fields (the stores to f may
-// alias them), ~1700 instructions per cell in 2D (benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
-// U cells per thread and step (fill_face_ghosts_in_grid; streaming_fill_batch of the kernel).
+// The pipelined kernel's fills, out of line, with the layout and face set in shared memory (perks_share_face_geometry
+// copies them once per block at the kernel's start). Out of line, their registers stay out of the plane loop's
+// allocation: a fill inlined into the item loop kept the fields it reads (loop invariants) in uniform registers
+// across the plane loop, which then reloaded stencil coefficients every plane, 13-15 % more instructions per sweep
+// (docs/perf/perks.md, "Pipelined kernel: why its plane loop was slower").
+// Measured on the H200 (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes, runs 2-3; the same kernel with its
+// fills left out is the ceiling): the fills cost the pipelined kernel 3-25 % of a sweep on large domains
+// (3d13pt fp32 at 448^3 0.88 of the per-sweep kernel against 1.13 without fills, 2d13pt fp32 0.93 against 1.00):
+//  * the face phase copied the face set (~270 bytes, indexed by slab and side at run time) into local memory in
+//    every thread, and read through the kernel parameter's address its fields were reloaded at every cell (they
+//    may alias the stores to the field);
+//  * one cell per thread and step is one dependent L2 round trip per cell: a 2048 x 3 face of a 2D item took
+//    12 of them, and the sweep waits for that item;
+//  * batching 8 cells per step inline (run 2) raised the plane loop's registers (91 -> 128 for 2d13pt fp32) and
+//    made most shapes slower still.
+template <class Real>
+struct PerksFaceGeometry {
+  FieldLayout layout;
+  cuda_ops::FaceSet<Real> faces;
+};
+template <class Real>
+__device__ __forceinline__ PerksFaceGeometry<Real>& perks_shared_face_geometry() {
+  __shared__ __align__(16) unsigned char raw[sizeof(PerksFaceGeometry<Real>)];
+  return *reinterpret_cast<PerksFaceGeometry<Real>*>(raw);
+}
+template <class Real>
+__device__ __forceinline__ void perks_share_face_geometry(const PerksArgs<Real>& pa) {
+  if (threadIdx.x == 0) {
+    PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
+    g.layout = pa.layout;
+    g.faces = pa.faces;
+  }
+  __syncthreads();
+}
+// Ghost cells per thread and step of the pipelined kernel's fills: 4 where the kernel may use 128 registers per
+// thread, else 1 (with a 64-register cap the batch spilled ~1 KB in the face phase).
+template <int NT, int MIN_BLOCKS>
+constexpr int pipelined_fill_batch() {
+  return 65536 / (NT * MIN_BLOCKS) >= 128 ? 4 : 1;
+}
+// Every ghost of f (the new iterate of a sweep), by all blocks of the grid (the caller puts a device-wide barrier
+// before it: the sources are other blocks' outputs). Called once per sweep after the item loop (the pipelined
+// kernel's face phase, pipelined_face_phase).
 template <int U, class Real>
-__device__ __noinline__ void perks_fill_faces_call(const PerksArgs<Real>* pa, long t) {
-  Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
-  const FieldLayout l = pa->layout;
-  const cuda_ops::FaceSet<Real> fs = pa->faces;
-  cuda_ops::fill_face_ghosts_in_grid<U>(f, l, fs);
+__device__ __noinline__ void perks_fill_faces_call(Real* __restrict__ f) {
+  const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
+  cuda_ops::fill_face_ghosts_in_grid<U>(f, g.layout, g.faces);
+}
+// The ghosts of f whose sources lie in the item the block has just stored (perks_fill_box_ghosts; every thread
+// calls it with the same box).
+template <int NT, int U, bool D3, class Real>
+__device__ __noinline__ void perks_fill_item_ghosts_call(Real* __restrict__ f, int x0, int xe, int y0, int ye, int s0,
+                                                        int len) {
+  const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
+  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
+  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
+  const cuda_ops::FaceBoxGhosts box = cuda_ops::face_box_ghosts(g.layout, g.faces, lo, hi);
+  if (box.total() == 0) return;
+  __syncthreads();  // the box's stores by every thread of the block are visible to the block
+  cuda_ops::fill_box_face_ghosts<NT, U>(
+      f, g.layout, g.faces, box, [&](const int (&c)[3]) { return f[g.layout.index(c[0], c[1], c[2])]; });
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
