@@ -58,6 +58,18 @@ __host__ __device__ bool pipelined_runs_face_phase(const PerksArgs<Real>& pa) {
   return pipelined_face_phase(DIM, RADIUS, BULK) && pa.varying_ghosts;
 }
 
+// How the pipelined kernel fills the ghosts (measured on the H200, large domains, against the previous inline fills:
+// benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run4, perks_bench twice each way):
+//  * fp32 out of line, with the face geometry in shared memory and 4 cells per thread and step
+//    (perks_fill_item_ghosts_call, perks_fill_faces_call): 3d13pt 0.877 -> 0.91 of the per-sweep kernel, 2ds25pt
+//    0.91 -> 0.96, 2d21pt 0.935 -> 0.97, 2ds9pt 0.98 -> 1.01, 2d5pt 1.026 -> 1.057; no shape slower;
+//  * fp64 inline, one cell per step (perks_fill_box_ghosts, perks_fill_faces_local_call): out of line, most fp64
+//    kernels lost 3-46 % (3d13pt 1.00 -> 0.54, 2ds9pt 1.00 -> 0.61, 2d5pt 1.41 -> 0.84 of the per-sweep kernel).
+template <class Real>
+constexpr bool pipelined_fills_out_of_line() {
+  return sizeof(Real) == 4;
+}
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
     perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
@@ -65,11 +77,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
   using C = TileCfg<Real, S, T, kJacobi>;
+  // fp32: the fills out of line with the face geometry in shared memory; fp64: inline (pipelined_fills_out_of_line).
+  constexpr bool kOutOfLine = pipelined_fills_out_of_line<Real>();
   constexpr int kFillBatch = pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>()>();
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
-  perks_share_face_geometry(pa);
+  if constexpr (kOutOfLine) perks_share_face_geometry(pa);
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* src, Real* dst) {
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
@@ -78,13 +92,17 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       // The ghosts of the new iterate: a face phase of the whole grid, out of line.
       if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK>(pa)) {
         cooperative_groups::this_grid().sync();
-        perks_fill_faces_call<kFillBatch>(pa.alloc[(t + 1) & 1]);
+        if constexpr (kOutOfLine) perks_fill_faces_call<kFillBatch>(pa.alloc[(t + 1) & 1]);
+        else perks_fill_faces_local_call(&pa, t);
       }
       return rsum;
     } else {
       // After each item: the ghosts of the new iterate whose source cells are in it.
       auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
-        perks_fill_item_ghosts_call<C::NT, kFillBatch, DIM == 3>(pa.alloc[(t + 1) & 1], x0, xe, y0, ye, s0, len);
+        if constexpr (kOutOfLine)
+          perks_fill_item_ghosts_call<C::NT, kFillBatch, DIM == 3>(pa.alloc[(t + 1) & 1], x0, xe, y0, ye, s0, len);
+        else
+          perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
       };
       return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe, item_ghosts);
     }

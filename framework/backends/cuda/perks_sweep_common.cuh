@@ -126,21 +126,36 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
                                    [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
 }
 
-// The pipelined kernel's fills, out of line, with the layout and face set in shared memory (perks_share_face_geometry
-// copies them once per block at the kernel's start). Out of line, their registers stay out of the plane loop's
-// allocation: a fill inlined into the item loop kept the fields it reads (loop invariants) in uniform registers
-// across the plane loop, which then reloaded stencil coefficients every plane, 13-15 % more instructions per sweep
-// (docs/perf/perks.md, "Pipelined kernel: why its plane loop was slower").
-// Measured on the H200 (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes, runs 2-3; the same kernel with its
-// fills left out is the ceiling): the fills cost the pipelined kernel 3-25 % of a sweep on large domains
-// (3d13pt fp32 at 448^3 0.88 of the per-sweep kernel against 1.13 without fills, 2d13pt fp32 0.93 against 1.00):
-//  * the face phase copied the face set (~270 bytes, indexed by slab and side at run time) into local memory in
-//    every thread, and read through the kernel parameter's address its fields were reloaded at every cell (they
-//    may alias the stores to the field);
-//  * one cell per thread and step is one dependent L2 round trip per cell: a 2048 x 3 face of a 2D item took
-//    12 of them, and the sweep waits for that item;
+// Every ghost of the new iterate of sweep t, by all blocks of the grid (the caller puts a device-wide barrier
+// before it: the sources are other blocks' outputs), one cell per thread and step, with the layout and face set
+// copied into each thread's local memory: the pipelined kernel's face phase in fp64 (pipelined_fills_out_of_line).
+// Out of line: the per-item fill inlined into the item loop kept the layout and face set fields it reads (loop
+// invariants) in uniform registers across the plane loop, which then reloaded stencil coefficients every plane,
+// 13-15 % more instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its
+// plane loop was slower"). pa points at the kernel's __grid_constant__ parameter (its address needs no local copy).
+// Read through the pointer inside the loop, every ghost cell reloaded the fields (the stores to f may alias them),
+// ~1700 instructions per cell in 2D (benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
+template <class Real>
+__device__ __noinline__ void perks_fill_faces_local_call(const PerksArgs<Real>* pa, long t) {
+  Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
+  const FieldLayout l = pa->layout;
+  const cuda_ops::FaceSet<Real> fs = pa->faces;
+  cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long g) { cuda_ops::fill_face_ghost(f, l, fs, g); });
+}
+
+// The pipelined kernel's fills in fp32 (pipelined_fills_out_of_line): out of line as well, with the layout and face set
+// in shared memory (perks_share_face_geometry copies them once per block at the kernel's start) and several cells
+// per thread and step (pipelined_fill_batch). Measured on the H200 (benchmarks/results/gpu-h200-2026-11-28-
+// pipelined-planes; run 3 timed the same kernel with its fills left out, the ceiling): the fills had cost the
+// pipelined kernel 3-25 % of a sweep on large domains (3d13pt fp32 at 448^3 0.88 of the per-sweep kernel against
+// 1.13 without fills, 2d13pt fp32 0.93 against 1.00):
+//  * the face phase's local copy of the face set (~270 bytes, indexed by slab and side at run time) was stored and
+//    loaded in every thread at every sweep;
+//  * one cell per thread and step is one dependent L2 round trip per cell: a 2048 x 3 face of a 2D item took 12 of
+//    them, and the sweep waits for that item;
 //  * batching 8 cells per step inline (run 2) raised the plane loop's registers (91 -> 128 for 2d13pt fp32) and
 //    made most shapes slower still.
+// Out of line with the geometry in shared memory (run 4): 3d13pt fp32 0.91, 2d13pt fp32 0.94; pipelined_fills_out_of_line.
 template <class Real>
 struct PerksFaceGeometry {
   FieldLayout layout;
