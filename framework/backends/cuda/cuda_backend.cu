@@ -905,6 +905,7 @@ bool make_face_set(const FieldLayout& l, std::span<const BoundaryFace> faces, bo
   for (const BoundaryFace& face : faces) {
     if (l.ghost[face.axis] == 0 || face.bc.type == BoundaryType::periodic) continue;
     if (face.axis < last_axis || fs.has[face.axis][face.side]) return false;
+    if (l.ghost[face.axis] > cuda_ops::kMaxPackedGhostWidth) return false;  // the batched fills pack distances
     last_axis = face.axis;
     fs.has[face.axis][face.side] = true;
     fs.rule[face.axis][face.side] = face_rule<Real>(face, homogeneous);

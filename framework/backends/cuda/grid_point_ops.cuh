@@ -8,6 +8,7 @@
 
 #include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/transfer_rule.hpp"
+#include "framework/backends/cuda/ghost_code.hpp"
 #include "framework/field/field_layout.hpp"
 #include "framework/util/fast_div.hpp"
 
@@ -156,26 +157,6 @@ __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const 
     else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(r, dist[b], v);
   }
   return v;
-}
-
-// A ghost cell's distances and sides (and the composed rule's restart axis) in one word, 8 bits per axis (ghost
-// widths below 127): what a batched fill keeps of a cell between its loads and its stores.
-PERKSOLVE_HD inline unsigned pack_ghost_code(const int (&dist)[3], const int (&side)[3], int restart = -1) {
-  unsigned c = static_cast<unsigned>(restart + 1) << 24;
-#pragma unroll
-  for (int b = 0; b < 3; ++b) c |= (static_cast<unsigned>(dist[b] + 1) | static_cast<unsigned>(side[b]) << 7) << (8 * b);
-  return c;
-}
-PERKSOLVE_HD inline void unpack_ghost_code(unsigned c, int (&dist)[3], int (&side)[3]) {
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    dist[b] = static_cast<int>((c >> (8 * b)) & 127u) - 1;
-    side[b] = static_cast<int>((c >> (8 * b + 7)) & 1u);
-  }
-}
-PERKSOLVE_HD inline void unpack_ghost_code(unsigned c, int (&dist)[3], int (&side)[3], int& restart) {
-  unpack_ghost_code(c, dist, side);
-  restart = static_cast<int>(c >> 24) - 1;
 }
 
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
