@@ -190,10 +190,11 @@ __device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&
 
 // fill_face_ghost for every ghost cell of the face set by all threads of the grid, U cells per thread and step with
 // all their sources read before any store (a source is never a ghost that the fill writes: its axes with a
-// physical face are mirrored inside). One memory latency per U cells: a grid of a few resident blocks per SM
-// (the pipelined PERKS kernel's face phase) has tens of ghost cells per thread, and one dependent load-store pair
-// per cell made the phase of a 448^3 radius-2 fill take ~18 % of a sweep
-// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run1).
+// physical face are mirrored inside). One memory latency per U cells, for grids of a few resident blocks per SM
+// with tens of ghost cells per thread (the pipelined PERKS kernel's face phase in fp32, U = 4). There the phase is
+// bound by the ~300 instructions of each cell's geometry, not by latency: U = 8 was slower than 4
+// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6). fill_face_ghost is the same for one cell; the
+// per-sweep boundary kernel and the fp64 face phase still use it (unmeasured with this loop).
 template <int U, class Real>
 __device__ __forceinline__ void fill_face_ghosts_in_grid(Real* __restrict__ f, const FieldLayout& l,
                                                          const FaceSet<Real>& fs) {

@@ -37,12 +37,13 @@ constexpr int pipelined_min_blocks() {
 
 // Where the boundary ghosts of each sweep's new iterate are written (measured on the H200, fp64, large domains,
 // docs/perf/perks.md "Pipelined kernel: why its plane loop was slower"):
-//  * a face phase after the sweep's items (a second device-wide barrier, then all blocks; perks_fill_faces_call,
-//    out of line) for 3D radius 1 and 2D radius >= 5. Inlined into the item loop, the per-item fill's loop
-//    invariants held uniform registers across the plane loop, which then reloaded the coefficients every plane: 13 %
-//    more instructions per sweep than the per-sweep kernel (3d27pt 0.95 -> 1.01-1.03 of the per-sweep path,
-//    2ds25pt 0.96 -> 1.27, 2d21pt 0.94 -> 0.97);
-//  * per item, inline, by the block that wrote the item (perks_fill_box_ghosts) for 2D radius <= 4 and 3D
+//  * a face phase after the sweep's items (a second device-wide barrier, then all blocks; out of line:
+//    perks_fill_faces_call in fp32, perks_fill_faces_local_call in fp64) for 3D radius 1 and 2D radius >= 5.
+//    Inlined into the item loop, the per-item fill's loop invariants held uniform registers across the plane loop,
+//    which then reloaded the coefficients every plane: 13 % more instructions per sweep than the per-sweep kernel
+//    (3d27pt 0.95 -> 1.01-1.03 of the per-sweep path, 2ds25pt 0.96 -> 1.27, 2d21pt 0.94 -> 0.97);
+//  * per item, by the block that wrote the item (fp32 out of line, perks_fill_item_ghosts_call; fp64 inline,
+//    perks_fill_box_ghosts) for 2D radius <= 4 and 3D
 //    radius >= 2, where the phase's barrier and fill cost more than they save (with the phase: 2d13pt 1.03 -> 0.94,
 //    2d25pt 0.98 -> 0.90, 3d13pt fp64 at 297^3 1.00 -> 0.94);
 //  * except for tiles with bulk row copies (3D, `bulk`): 3d13pt fp32 on its bulk tile ran at 0.76 of the per-sweep
