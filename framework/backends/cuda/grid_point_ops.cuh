@@ -8,6 +8,7 @@
 
 #include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/transfer_rule.hpp"
+#include "framework/backends/cuda/ghost_boxes.hpp"
 #include "framework/backends/cuda/ghost_code.hpp"
 #include "framework/field/field_layout.hpp"
 #include "framework/util/fast_div.hpp"
@@ -75,6 +76,8 @@ struct FaceSet {
   // by_ext[a][b] divides by it (multiply and shift: the numbering is decoded per ghost cell).
   unsigned ext[3][3];
   FastDivU32 by_ext[3][3];
+  // The box walk (fill_face_ghost_boxes_in_grid) divides by the owned and the ghost extent along x and y.
+  FastDivU32 by_owned[2], by_ghost[2];
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
@@ -92,6 +95,10 @@ inline void face_set_slabs(const FieldLayout& l, FaceSet<Real>& fs) {
       fs.by_ext[a][b] = FastDivU32(static_cast<unsigned>(e));
       fs.slab[a] *= e;
     }
+  }
+  for (int b = 0; b < 2; ++b) {
+    fs.by_owned[b] = FastDivU32(static_cast<unsigned>(l.n[b]));
+    fs.by_ghost[b] = FastDivU32(static_cast<unsigned>(l.ghost[b]));
   }
 }
 
@@ -146,17 +153,23 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
 }
 
 // The ghost's value from its source value v (the source cell's value, unused when a rule is constant): the
-// face rules composed in axis order.
+// face rules composed in axis order; rule_of(b) is the rule of the face the cell lies outside of along axis b (asked
+// only where dist[b] >= 0).
+template <class Real, class RuleOf>
+__device__ __forceinline__ Real composed_ghost_value(RuleOf&& rule_of, const int (&dist)[3], int restart, Real v) {
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    if (b == restart) v = rule_of(b).value;
+    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(rule_of(b), dist[b], v);
+  }
+  return v;
+}
 template <class Real>
 __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const int (&dist)[3], const int (&side)[3],
                                                  int restart, Real v) {
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
-    if (b == restart) v = r.value;
-    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(r, dist[b], v);
-  }
-  return v;
+  return composed_ghost_value(
+      [&](int b) -> const boundary_rule::FaceRule<Real>& { return side[b] ? fs.rule[b][1] : fs.rule[b][0]; }, dist,
+      restart, v);
 }
 
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
@@ -188,40 +201,71 @@ __device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&
   for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += stride) per_cell(t);
 }
 
-// fill_face_ghost for every ghost cell of the face set by all threads of the grid, U cells per thread and step with
-// all their sources read before any store (a source is never a ghost that the fill writes: its axes with a
-// physical face are mirrored inside). One memory latency per U cells, for grids of a few resident blocks per SM
-// with tens of ghost cells per thread (the pipelined PERKS kernel's face phase in fp32, U = 4). There the phase is
-// bound by the ~300 instructions of each cell's geometry, not by latency: U = 8 was slower than 4
-// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6). fill_face_ghost is the same for one cell; the
-// per-sweep boundary kernel and the fp64 face phase still use it (unmeasured with this loop).
+// Every ghost cell of the face set by all threads of the grid, box by box (ghost_boxes.hpp): in a box the extents,
+// the faces whose rules apply and the divisors are the same for every cell, so a cell costs two multiply-shift
+// divisions, its mirror and its value. The cells, sources and values are those of the slab numbering
+// (fill_face_ghost), so the bits are the same. U cells per thread and step, all sources read before any store (a
+// source is never a ghost the fill writes). Every box has fewer than 2^31 cells (ghost_boxes_fit_32_bits). The slab
+// numbering decoded ~300 instructions per cell, and the persistent grid's face phase is bound by instructions
+// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6).
 template <int U, class Real>
-__device__ __forceinline__ void fill_face_ghosts_in_grid(Real* __restrict__ f, const FieldLayout& l,
-                                                         const FaceSet<Real>& fs) {
-  const long total = fs.total();
-  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
-  for (long base = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; base < total; base += stride * U) {
-    long at[U];
-    unsigned code[U];
-    Real v[U];
+__device__ __forceinline__ void fill_face_ghost_boxes_in_grid(Real* __restrict__ f, const FieldLayout& l,
+                                                              const FaceSet<Real>& fs) {
+  const unsigned threads = gridDim.x * blockDim.x;
+  const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned before = 0;
+#pragma unroll 1
+  for (int box = 0; box < kGhostBoxes; ++box) {
+    const GhostBox g = ghost_box(l, fs.has, box);
+    if (g.count == 0) continue;
+    // The box's rules, read per box (fs is in shared or parameter memory, not a local copy: a side chosen at run
+    // time would put a local copy in local memory, and all six rules held in registers made the loop spill).
+    boundary_rule::FaceRule<Real> rule[3];
 #pragma unroll
-    for (int j = 0; j < U; ++j) {
-      const long t = base + j * stride;
-      int idx[3], src[3], dist[3], side[3], restart;
-      at[j] = -1;
-      if (t < total && face_ghost_geometry(l, fs, t, idx, src, dist, side, restart)) {
-        v[j] = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
-        at[j] = l.index(idx[0], idx[1], idx[2]);
-        code[j] = pack_ghost_code(dist, side, restart);
+    for (int b = 0; b < 3; ++b) rule[b] = fs.rule[b][g.face[b] == 1 ? 1 : 0];
+    const FastDivU32 by0 = g.role[0] == 1 ? fs.by_owned[0] : fs.by_ghost[0];
+    const FastDivU32 by1 = g.role[1] == 1 ? fs.by_owned[1] : fs.by_ghost[1];
+    const unsigned first = ghost_box_first_cell(me, before, threads);
+    before = ghost_boxes_walked(before, g.count, threads);
+    for (unsigned k = first; k < g.count; k += threads * U) {
+      long at[U];
+      unsigned code[U];
+      Real v[U];
+#pragma unroll
+      for (int j = 0; j < U; ++j) {
+        const unsigned kk = k + j * threads;
+        at[j] = -1;
+        if (kk < g.count) {
+          const unsigned q = by0.div(kk), z = by1.div(q);
+          const int cell[3] = {g.lo[0] + static_cast<int>(kk - q * g.ext[0]),
+                               g.lo[1] + static_cast<int>(q - z * g.ext[1]), g.lo[2] + static_cast<int>(z)};
+          int src[3], dist[3], side[3], restart = -1;
+#pragma unroll
+          for (int b = 0; b < 3; ++b) {
+            src[b] = cell[b];
+            dist[b] = -1;
+            side[b] = 0;
+            if (g.face[b] >= 0) {
+              side[b] = g.face[b];
+              dist[b] = side[b] ? cell[b] - l.n[b] : -1 - cell[b];
+              src[b] = boundary_rule::mirror_index(rule[b], l.n[b], dist[b]);
+              if (boundary_rule::ghost_is_constant(rule[b], dist[b])) restart = b;
+            }
+          }
+          v[j] = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
+          at[j] = l.index(cell[0], cell[1], cell[2]);
+          code[j] = pack_ghost_code(dist, side, restart);
+        }
       }
+#pragma unroll
+      for (int j = 0; j < U; ++j)
+        if (at[j] != -1) {
+          int dist[3], side[3], restart;
+          unpack_ghost_code(code[j], dist, side, restart);
+          f[at[j]] = composed_ghost_value([&](int b) -> const boundary_rule::FaceRule<Real>& { return rule[b]; }, dist,
+                                          restart, v[j]);
+        }
     }
-#pragma unroll
-    for (int j = 0; j < U; ++j)
-      if (at[j] != -1) {
-        int dist[3], side[3], restart;
-        unpack_ghost_code(code[j], dist, side, restart);
-        f[at[j]] = face_ghost_value(fs, dist, side, restart, v[j]);
-      }
   }
 }
 
