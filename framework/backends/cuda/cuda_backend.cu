@@ -957,8 +957,8 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   r.scale = q.kind == SweepKind::jacobi ? static_cast<Real>(q.omega) / static_cast<Real>(A.center_coeff()) : Real(0);
   r.symmetric = A.shape.dim == 3 && mirror_symmetric(A);
   pr.y = as_cuda(y).data();
-  // (The pipelined kernel's face phase numbers the cells of a ghost box with 32 bits.)
-  if (!make_face_set(l, faces, homogeneous, pr.faces) || !cuda_ops::ghost_boxes_fit_32_bits(l)) return res;
+  // (The pipelined kernel's face phase numbers the cells of a slab with 32 bits.)
+  if (!make_face_set(l, faces, homogeneous, pr.faces) || !cuda_ops::face_slabs_fit_32_bits(pr.faces.slab)) return res;
   pr.sweeps = q.sweeps;
   pr.first = q.first;
   pr.stop = cuda_detail::loop_stop_of(q);

@@ -1,4 +1,4 @@
-// What a batched boundary fill (grid_point_ops.cuh: fill_box_face_ghosts, fill_face_ghost_boxes_in_grid) keeps of a ghost
+// What a batched boundary fill (grid_point_ops.cuh: fill_box_face_ghosts, fill_face_slabs_in_grid) keeps of a ghost
 // cell between the loads of its source and its store: its per-axis distance from the face (-1: not a ghost on that
 // axis) and side, and the composed rule's restart axis (-1: none), packed in one word, 8 bits per axis. Plain C++
 // (PERKSOLVE_HD for the device), so the packing is unit-tested on any machine (tests/unit/test_ghost_code.cpp).

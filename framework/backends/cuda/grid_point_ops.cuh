@@ -8,7 +8,7 @@
 
 #include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/transfer_rule.hpp"
-#include "framework/backends/cuda/ghost_boxes.hpp"
+#include "framework/backends/cuda/face_slab_walk.hpp"
 #include "framework/backends/cuda/ghost_code.hpp"
 #include "framework/field/field_layout.hpp"
 #include "framework/util/fast_div.hpp"
@@ -76,8 +76,6 @@ struct FaceSet {
   // by_ext[a][b] divides by it (multiply and shift: the numbering is decoded per ghost cell).
   unsigned ext[3][3];
   FastDivU32 by_ext[3][3];
-  // The box walk (fill_face_ghost_boxes_in_grid) divides by the owned and the ghost extent along x and y.
-  FastDivU32 by_owned[2], by_ghost[2];
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
@@ -95,10 +93,6 @@ inline void face_set_slabs(const FieldLayout& l, FaceSet<Real>& fs) {
       fs.by_ext[a][b] = FastDivU32(static_cast<unsigned>(e));
       fs.slab[a] *= e;
     }
-  }
-  for (int b = 0; b < 2; ++b) {
-    fs.by_owned[b] = FastDivU32(static_cast<unsigned>(l.n[b]));
-    fs.by_ghost[b] = FastDivU32(static_cast<unsigned>(l.ghost[b]));
   }
 }
 
@@ -153,23 +147,32 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
 }
 
 // The ghost's value from its source value v (the source cell's value, unused when a rule is constant): the
-// face rules composed in axis order; rule_of(b) is the rule of the face the cell lies outside of along axis b (asked
-// only where dist[b] >= 0).
-template <class Real, class RuleOf>
-__device__ __forceinline__ Real composed_ghost_value(RuleOf&& rule_of, const int (&dist)[3], int restart, Real v) {
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    if (b == restart) v = rule_of(b).value;
-    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(rule_of(b), dist[b], v);
-  }
-  return v;
-}
+// face rules composed in axis order.
 template <class Real>
 __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const int (&dist)[3], const int (&side)[3],
                                                  int restart, Real v) {
-  return composed_ghost_value(
-      [&](int b) -> const boundary_rule::FaceRule<Real>& { return side[b] ? fs.rule[b][1] : fs.rule[b][0]; }, dist,
-      restart, v);
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
+    if (b == restart) v = r.value;
+    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(r, dist[b], v);
+  }
+  return v;
+}
+
+// The same composition with the rule of each axis given (the box walk holds one box's rules in registers). Not merged
+// with the form above: written as one function over a rule accessor, the per-item fill of the pipelined kernels
+// compiled differently (the 2d5pt fp32 kernel's cubin changed), and those kernels swing by several per cent with
+// such changes (benchmarks/results/gpu-h200-2026-11-28-face-boxes, run 1).
+template <class Real>
+__device__ __forceinline__ Real face_ghost_value(const boundary_rule::FaceRule<Real> (&rule)[3], const int (&dist)[3],
+                                                 int restart, Real v) {
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    if (b == restart) v = rule[b].value;
+    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(rule[b], dist[b], v);
+  }
+  return v;
 }
 
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
@@ -201,72 +204,90 @@ __device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&
   for (long t = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < total; t += stride) per_cell(t);
 }
 
-// Every ghost cell of the face set by all threads of the grid, box by box (ghost_boxes.hpp): in a box the extents,
-// the faces whose rules apply and the divisors are the same for every cell, so a cell costs two multiply-shift
-// divisions, its mirror and its value. The cells, sources and values are those of the slab numbering
-// (fill_face_ghost), so the bits are the same. U cells per thread and step, all sources read before any store (a
-// source is never a ghost the fill writes). Every box has fewer than 2^31 cells (ghost_boxes_fit_32_bits). The slab
-// numbering decoded ~300 instructions per cell, and the persistent grid's face phase is bound by instructions
-// (benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6).
+// Ghost cell q (0 <= q < fs.slab[A]) of slab A of the slab numbering: face_ghost_geometry for a slab known at compile
+// time. The axes before A are owned there (never outside), and the slab's extents and divisors are compile-time
+// indices, so the decode has no selects by slab. Returns false when no physical face touches the cell. The same
+// cells, sources and distances as face_ghost_geometry; kept beside it because changing that function changes the
+// code of every pipelined kernel (its constant-ghost fill is inlined there), and those kernels moved by 1-6 % with
+// such changes (benchmarks/results/gpu-h200-2026-11-28-face-boxes, run 1).
+template <int A, class Real>
+__device__ __forceinline__ bool face_slab_ghost(const FieldLayout& l, const FaceSet<Real>& fs, unsigned q, int (&idx)[3],
+                                                int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
+  face_slab_cell<A>(l, fs.ext[A], fs.by_ext[A], q, idx);
+  restart = -1;
+  bool any = false;
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    src[b] = idx[b];
+    dist[b] = -1;
+    side[b] = 0;
+    if (b < A) continue;  // owned along the axes before the slab's
+    if (idx[b] < 0 && fs.has[b][0]) {
+      dist[b] = -1 - idx[b];
+    } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
+      dist[b] = idx[b] - l.n[b], side[b] = 1;
+    }
+    if (dist[b] >= 0) {
+      any = true;
+      const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
+      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
+      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+    }
+  }
+  return any;
+}
+
+// The cells of slab A by all threads of the grid (fill_face_slabs_in_grid), U per thread and step with all their
+// sources read before any store. `before` is the number of cells walked so far modulo the threads.
+template <int A, int U, class Real>
+__device__ __forceinline__ void fill_face_slab_in_grid(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                       unsigned me, unsigned threads, unsigned& before) {
+  const unsigned count = static_cast<unsigned>(fs.slab[A]);
+  const unsigned first = face_slab_first_cell(me, before, threads);
+  before = face_slabs_walked(before, count, threads);
+  for (unsigned k = first; k < count; k += threads * U) {
+    long at[U];
+    unsigned code[U];
+    Real v[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+      const unsigned kk = k + j * threads;
+      int idx[3], src[3], dist[3], side[3], restart;
+      at[j] = -1;
+      if (kk < count && face_slab_ghost<A>(l, fs, kk, idx, src, dist, side, restart)) {
+        v[j] = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
+        at[j] = l.index(idx[0], idx[1], idx[2]);
+        code[j] = pack_ghost_code(dist, side, restart);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (at[j] != -1) {
+        int dist[3], side[3], restart;
+        unpack_ghost_code(code[j], dist, side, restart);
+        f[at[j]] = face_ghost_value(fs, dist, side, restart, v[j]);
+      }
+  }
+}
+
+// Every ghost cell of the face set by all threads of the grid, slab by slab (the same cells, sources and values as
+// fill_face_ghost; a source is never a ghost the fill writes): the persistent grids' face phase. A slab known at
+// compile time takes the selects by slab out of each cell's decode. The threads take consecutive cells, each slab
+// starting where the previous one left off, U cells per thread and step within a slab. Every slab has fewer than
+// 2^31 cells (face_slabs_fit_32_bits). The slab numbering of fill_face_ghost costs ~300 instructions per cell (ncu,
+// benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6), and the face phase of a persistent grid (2 blocks
+// of 256 threads per SM) is bound by instructions. A walk over the 26 boxes of uniform role (low ghost, owned, high
+// ghost per axis) had fewer instructions per cell but was slower (face-boxes run 2: 3d13pt fp32 0.913 -> 0.859 of the
+// per-sweep kernel): a thread's cells of the small boxes are extra dependent round trips to memory.
 template <int U, class Real>
-__device__ __forceinline__ void fill_face_ghost_boxes_in_grid(Real* __restrict__ f, const FieldLayout& l,
-                                                              const FaceSet<Real>& fs) {
+__device__ __forceinline__ void fill_face_slabs_in_grid(Real* __restrict__ f, const FieldLayout& l,
+                                                        const FaceSet<Real>& fs) {
   const unsigned threads = gridDim.x * blockDim.x;
   const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned before = 0;
-#pragma unroll 1
-  for (int box = 0; box < kGhostBoxes; ++box) {
-    const GhostBox g = ghost_box(l, fs.has, box);
-    if (g.count == 0) continue;
-    // The box's rules, read per box (fs is in shared or parameter memory, not a local copy: a side chosen at run
-    // time would put a local copy in local memory, and all six rules held in registers made the loop spill).
-    boundary_rule::FaceRule<Real> rule[3];
-#pragma unroll
-    for (int b = 0; b < 3; ++b) rule[b] = fs.rule[b][g.face[b] == 1 ? 1 : 0];
-    const FastDivU32 by0 = g.role[0] == 1 ? fs.by_owned[0] : fs.by_ghost[0];
-    const FastDivU32 by1 = g.role[1] == 1 ? fs.by_owned[1] : fs.by_ghost[1];
-    const unsigned first = ghost_box_first_cell(me, before, threads);
-    before = ghost_boxes_walked(before, g.count, threads);
-    for (unsigned k = first; k < g.count; k += threads * U) {
-      long at[U];
-      unsigned code[U];
-      Real v[U];
-#pragma unroll
-      for (int j = 0; j < U; ++j) {
-        const unsigned kk = k + j * threads;
-        at[j] = -1;
-        if (kk < g.count) {
-          const unsigned q = by0.div(kk), z = by1.div(q);
-          const int cell[3] = {g.lo[0] + static_cast<int>(kk - q * g.ext[0]),
-                               g.lo[1] + static_cast<int>(q - z * g.ext[1]), g.lo[2] + static_cast<int>(z)};
-          int src[3], dist[3], side[3], restart = -1;
-#pragma unroll
-          for (int b = 0; b < 3; ++b) {
-            src[b] = cell[b];
-            dist[b] = -1;
-            side[b] = 0;
-            if (g.face[b] >= 0) {
-              side[b] = g.face[b];
-              dist[b] = side[b] ? cell[b] - l.n[b] : -1 - cell[b];
-              src[b] = boundary_rule::mirror_index(rule[b], l.n[b], dist[b]);
-              if (boundary_rule::ghost_is_constant(rule[b], dist[b])) restart = b;
-            }
-          }
-          v[j] = restart >= 0 ? Real(0) : f[l.index(src[0], src[1], src[2])];
-          at[j] = l.index(cell[0], cell[1], cell[2]);
-          code[j] = pack_ghost_code(dist, side, restart);
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < U; ++j)
-        if (at[j] != -1) {
-          int dist[3], side[3], restart;
-          unpack_ghost_code(code[j], dist, side, restart);
-          f[at[j]] = composed_ghost_value([&](int b) -> const boundary_rule::FaceRule<Real>& { return rule[b]; }, dist,
-                                          restart, v[j]);
-        }
-    }
-  }
+  fill_face_slab_in_grid<0, U>(f, l, fs, me, threads, before);
+  fill_face_slab_in_grid<1, U>(f, l, fs, me, threads, before);
+  fill_face_slab_in_grid<2, U>(f, l, fs, me, threads, before);
 }
 
 // Host side: which kinds of ghost a face fill writes (a kernel that writes the two kinds at different times asks

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK>(pa)) {
         cooperative_groups::this_grid().sync();
         if constexpr (kOutOfLine) perks_fill_faces_call<kFillBatch>(pa.alloc[(t + 1) & 1]);
-        else perks_fill_faces_local_call<kFillBatch>(&pa, t);
+        else perks_fill_faces_local_call(&pa, t);
       }
       return rsum;
     } else {

@@ -127,21 +127,22 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
 }
 
 // Every ghost of the new iterate of sweep t, by all blocks of the grid (the caller puts a device-wide barrier
-// before it: the sources are other blocks' outputs), walked box by box (fill_face_ghost_boxes_in_grid), with the
-// layout in registers and the face rules read per box through pa: the pipelined kernel's face phase in fp64
-// (pipelined_fills_out_of_line). pa points at the kernel's __grid_constant__ parameter (its address needs no local
-// copy). Until 2026-11-28 this phase copied the face set into each thread's local memory and decoded the slab
-// numbering per cell (~300 instructions per cell; 1700 when it read the fields through pa inside the loop,
-// benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
+// before it: the sources are other blocks' outputs), one cell per thread and step, with the layout and face set
+// copied into each thread's local memory: the pipelined kernel's face phase in fp64 (pipelined_fills_out_of_line).
+// The fp32 phase's slab walk (fill_face_slabs_in_grid) made 2d21pt fp64 slower here (0.92 -> 0.89 of the per-sweep
+// kernel, benchmarks/results/gpu-h200-2026-11-28-face-boxes/run3), so fp64 keeps this.
 // Out of line: the per-item fill inlined into the item loop kept the layout and face set fields it reads (loop
 // invariants) in uniform registers across the plane loop, which then reloaded stencil coefficients every plane,
 // 13-15 % more instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its
-// plane loop was slower").
-template <int U, class Real>
+// plane loop was slower"). pa points at the kernel's __grid_constant__ parameter (its address needs no local copy).
+// Read through the pointer inside the loop, every ghost cell reloaded the fields (the stores to f may alias them),
+// ~1700 instructions per cell in 2D (benchmarks/results/gpu-h200-2026-11-25-pipelined-codegen, run 6).
+template <class Real>
 __device__ __noinline__ void perks_fill_faces_local_call(const PerksArgs<Real>* pa, long t) {
   Real* __restrict__ const f = pa->alloc[(t + 1) & 1];
   const FieldLayout l = pa->layout;
-  cuda_ops::fill_face_ghost_boxes_in_grid<U>(f, l, pa->faces);
+  const cuda_ops::FaceSet<Real> fs = pa->faces;
+  cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long g) { cuda_ops::fill_face_ghost(f, l, fs, g); });
 }
 
 // The pipelined kernel's fills in fp32 (pipelined_fills_out_of_line): out of line as well, with the layout and face set
@@ -188,7 +189,7 @@ constexpr int pipelined_fill_batch() {
 template <int U, class Real>
 __device__ __noinline__ void perks_fill_faces_call(Real* __restrict__ f) {
   const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
-  cuda_ops::fill_face_ghost_boxes_in_grid<U>(f, g.layout, g.faces);
+  cuda_ops::fill_face_slabs_in_grid<U>(f, g.layout, g.faces);
 }
 // The ghosts of f whose sources lie in the item the block has just stored (perks_fill_box_ghosts; every thread
 // calls it with the same box). Its first lines repeat perks_fill_box_ghosts's on purpose: one helper for both
