@@ -160,21 +160,6 @@ __device__ __forceinline__ Real face_ghost_value(const FaceSet<Real>& fs, const 
   return v;
 }
 
-// The same composition with the rule of each axis given (the box walk holds one box's rules in registers). Not merged
-// with the form above: written as one function over a rule accessor, the per-item fill of the pipelined kernels
-// compiled differently (the 2d5pt fp32 kernel's cubin changed), and those kernels swing by several per cent with
-// such changes (benchmarks/results/gpu-h200-2026-11-28-face-boxes, run 1).
-template <class Real>
-__device__ __forceinline__ Real face_ghost_value(const boundary_rule::FaceRule<Real> (&rule)[3], const int (&dist)[3],
-                                                 int restart, Real v) {
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    if (b == restart) v = rule[b].value;
-    else if (b > restart && dist[b] >= 0) v = boundary_rule::ghost_value(rule[b], dist[b], v);
-  }
-  return v;
-}
-
 // Ghost cell t (0 <= t < fs.total()) of the slab numbering.
 template <class Real>
 __device__ __forceinline__ void fill_face_ghost(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
@@ -276,9 +261,10 @@ __device__ __forceinline__ void fill_face_slab_in_grid(Real* __restrict__ f, con
 // starting where the previous one left off, U cells per thread and step within a slab. Every slab has fewer than
 // 2^31 cells (face_slabs_fit_32_bits). The slab numbering of fill_face_ghost costs ~300 instructions per cell (ncu,
 // benchmarks/results/gpu-h200-2026-11-28-pipelined-planes/run6), and the face phase of a persistent grid (2 blocks
-// of 256 threads per SM) is bound by instructions. A walk over the 26 boxes of uniform role (low ghost, owned, high
-// ghost per axis) had fewer instructions per cell but was slower (face-boxes run 2: 3d13pt fp32 0.913 -> 0.859 of the
-// per-sweep kernel): a thread's cells of the small boxes are extra dependent round trips to memory.
+// of 256 threads per SM) was bound by instructions; this walk costs 185 (face-boxes run 3), and its largest cost is
+// now the wait for slab 0's scattered loads (the x faces: one source sector per row). A walk over the 26 boxes of
+// uniform role (low ghost, owned, high ghost per axis) was slower (face-boxes run 2: 3d13pt fp32 0.913 -> 0.859 of
+// the per-sweep kernel): a thread's cells of the small boxes are extra dependent round trips to memory.
 template <int U, class Real>
 __device__ __forceinline__ void fill_face_slabs_in_grid(Real* __restrict__ f, const FieldLayout& l,
                                                         const FaceSet<Real>& fs) {

@@ -185,7 +185,9 @@ constexpr int pipelined_fill_batch() {
 }
 // Every ghost of f (the new iterate of a sweep), by all blocks of the grid (the caller puts a device-wide barrier
 // before it: the sources are other blocks' outputs). Called once per sweep after the item loop (the pipelined
-// kernel's face phase, pipelined_face_phase).
+// kernel's face phase, pipelined_face_phase). Slab by slab (fill_face_slabs_in_grid): 185 instead of 288 instructions
+// per ghost cell, 3d13pt fp32 0.91 -> 0.94 of the per-sweep kernel (benchmarks/results/gpu-h200-2026-11-28-face-boxes,
+// runs 3-4); with U = 8 instead of 4 it was slower (0.85).
 template <int U, class Real>
 __device__ __noinline__ void perks_fill_faces_call(Real* __restrict__ f) {
   const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
