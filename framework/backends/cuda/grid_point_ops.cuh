@@ -105,6 +105,35 @@ __host__ __device__ __forceinline__ int slab_of(const long (&slab)[3], long& k) 
   return 2;
 }
 
+// The second half of a ghost cell's geometry, from its index idx: per axis from axis FIRST on (the axes before are
+// owned), its distance from a physical face and side, its source (mirrored along those axes) and the restart axis
+// of the composed rule. Returns false when no physical face touches the cell.
+template <int FIRST, class Real>
+__device__ __forceinline__ bool face_ghost_mirror(const FieldLayout& l, const FaceSet<Real>& fs, const int (&idx)[3],
+                                                  int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
+  restart = -1;  // last physical axis whose rule is constant
+  bool any = false;
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    src[b] = idx[b];
+    dist[b] = -1;
+    side[b] = 0;
+    if (b < FIRST) continue;
+    if (idx[b] < 0 && fs.has[b][0]) {
+      dist[b] = -1 - idx[b];
+    } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
+      dist[b] = idx[b] - l.n[b], side[b] = 1;
+    }
+    if (dist[b] >= 0) {
+      any = true;
+      const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
+      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
+      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
+    }
+  }
+  return any;
+}
+
 // Where ghost cell t (0 <= t < fs.total()) of the slab numbering lies (idx), the owned cell its value comes from
 // (src; a constant rule from axis `restart` on), and per axis its distance from the face (-1: not a ghost on that
 // axis) and side. Returns false when no physical face touches it (a halo cell left to the exchange). Every axis
@@ -124,26 +153,7 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
     q = qn;
     idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
   }
-  restart = -1;  // last physical axis whose rule is constant
-  bool any = false;
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    src[b] = idx[b];
-    dist[b] = -1;
-    side[b] = 0;
-    if (idx[b] < 0 && fs.has[b][0]) {
-      dist[b] = -1 - idx[b];
-    } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
-      dist[b] = idx[b] - l.n[b], side[b] = 1;
-    }
-    if (dist[b] >= 0) {
-      any = true;
-      const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
-      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
-      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
-    }
-  }
-  return any;
+  return face_ghost_mirror<0>(l, fs, idx, src, dist, side, restart);
 }
 
 // The ghost's value from its source value v (the source cell's value, unused when a rule is constant): the
@@ -191,35 +201,12 @@ __device__ __forceinline__ void for_each_face_ghost_in_grid(long total, PerCell&
 
 // Ghost cell q (0 <= q < fs.slab[A]) of slab A of the slab numbering: face_ghost_geometry for a slab known at compile
 // time. The axes before A are owned there (never outside), and the slab's extents and divisors are compile-time
-// indices, so the decode has no selects by slab. Returns false when no physical face touches the cell. The same
-// cells, sources and distances as face_ghost_geometry; kept beside it because changing that function changes the
-// code of every pipelined kernel (its constant-ghost fill is inlined there), and those kernels moved by 1-6 % with
-// such changes (benchmarks/results/gpu-h200-2026-11-28-face-boxes, run 1).
+// indices, so the decode has no selects by slab. Returns false when no physical face touches the cell.
 template <int A, class Real>
 __device__ __forceinline__ bool face_slab_ghost(const FieldLayout& l, const FaceSet<Real>& fs, unsigned q, int (&idx)[3],
                                                 int (&src)[3], int (&dist)[3], int (&side)[3], int& restart) {
   face_slab_cell<A>(l, fs.ext[A], fs.by_ext[A], q, idx);
-  restart = -1;
-  bool any = false;
-#pragma unroll
-  for (int b = 0; b < 3; ++b) {
-    src[b] = idx[b];
-    dist[b] = -1;
-    side[b] = 0;
-    if (b < A) continue;  // owned along the axes before the slab's
-    if (idx[b] < 0 && fs.has[b][0]) {
-      dist[b] = -1 - idx[b];
-    } else if (idx[b] >= l.n[b] && fs.has[b][1]) {
-      dist[b] = idx[b] - l.n[b], side[b] = 1;
-    }
-    if (dist[b] >= 0) {
-      any = true;
-      const boundary_rule::FaceRule<Real>& r = side[b] ? fs.rule[b][1] : fs.rule[b][0];
-      src[b] = boundary_rule::mirror_index(r, l.n[b], dist[b]);
-      if (boundary_rule::ghost_is_constant(r, dist[b])) restart = b;
-    }
-  }
-  return any;
+  return face_ghost_mirror<A>(l, fs, idx, src, dist, side, restart);
 }
 
 // The cells of slab A by all threads of the grid (fill_face_slabs_in_grid), U per thread and step with all their
