@@ -130,7 +130,9 @@ __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa,
 // before it: the sources are other blocks' outputs), one cell per thread and step, with the layout and face set
 // copied into each thread's local memory: the pipelined kernel's face phase in fp64 (pipelined_fills_out_of_line).
 // The fp32 phase's slab walk (fill_face_slabs_in_grid) made 2d21pt fp64 slower here (0.92 -> 0.89 of the per-sweep
-// kernel, benchmarks/results/gpu-h200-2026-11-28-face-boxes/run3), so fp64 keeps this.
+// kernel, benchmarks/results/gpu-h200-2026-11-28-face-boxes/run3), and with the face set in shared memory as in fp32
+// (run 6) fp64 lost 2 % overall (2ds25pt 0.87 -> 0.90, but 2d21pt and the 3D radius-1 kernels slower), so fp64
+// keeps this.
 // Out of line: the per-item fill inlined into the item loop kept the layout and face set fields it reads (loop
 // invariants) in uniform registers across the plane loop, which then reloaded stencil coefficients every plane,
 // 13-15 % more instructions per sweep than the per-sweep kernel (docs/perf/perks.md, "Pipelined kernel: why its
