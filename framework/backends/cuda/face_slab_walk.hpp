@@ -10,6 +10,12 @@
 
 namespace perksolve::cuda_ops {
 
+// Layout coordinate along axis b of a cell of slab a whose index along that axis within the slab is u: owned before
+// a, the low then the high ghost layers on a, the padded range after a.
+PERKSOLVE_HD inline int face_slab_coordinate(const FieldLayout& l, int a, int b, int u) {
+  return b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
+}
+
 // Cell q of slab A (layout coordinates): ext[b] cells along axis b (b < A: owned, b == A: 2 ghost layers, b > A:
 // padded) and by_ext[b] dividing by them. Two divisions: the last axis takes the quotient.
 template <int A>
@@ -22,8 +28,7 @@ PERKSOLVE_HD inline void face_slab_cell(const FieldLayout& l, const unsigned (&e
       u = q - qn * ext[b];
       q = qn;
     }
-    const int ui = static_cast<int>(u);
-    idx[b] = b < A ? ui : b == A ? (ui < l.ghost[b] ? ui - l.ghost[b] : l.n[b] + ui - l.ghost[b]) : ui - l.ghost[b];
+    idx[b] = face_slab_coordinate(l, A, b, static_cast<int>(u));
   }
 }
 

@@ -151,7 +151,7 @@ __device__ __forceinline__ bool face_ghost_geometry(const FieldLayout& l, const 
     const unsigned qn = a == 0 ? fs.by_ext[0][b].div(q) : a == 1 ? fs.by_ext[1][b].div(q) : fs.by_ext[2][b].div(q);
     const int u = static_cast<int>(q - qn * e);
     q = qn;
-    idx[b] = b < a ? u : b == a ? (u < l.ghost[b] ? u - l.ghost[b] : l.n[b] + u - l.ghost[b]) : u - l.ghost[b];
+    idx[b] = face_slab_coordinate(l, a, b, u);
   }
   return face_ghost_mirror<0>(l, fs, idx, src, dist, side, restart);
 }
