@@ -113,8 +113,22 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   perks_store_result(pa, end);
 }
 
+// Items per block of the pipelined kernel's sweep: the tile's own (T::IPB, the per-sweep kernel's), except on the 3D
+// 7-point star's large fast-memory tiles (apply), measured on the H200 at 448^3 (benchmarks/results/
+// gpu-h200-2026-11-28-x-face-images/run6, two runs each, pipelined over per-sweep): fp32 8 -> 16 items: 1.065-1.068
+// -> 1.102-1.107; fp64 16 -> 8: 1.019-1.023 -> 1.037-1.038. (The other 3D radius-1 shapes did not move with 16; in 2D,
+// short items instead of one long item per block lost 5-35 %.)
+template <class Real, ShapeSpec S, class T, bool HASB>
+constexpr int pipelined_items_per_block() {
+  if constexpr (!HASB && S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star &&
+                std::is_same_v<T, WideLargeFastMemTune<Real, S, false>>)
+    return sizeof(Real) == 4 ? 16 : 8;
+  return T::IPB;
+}
+
 // Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the
-// per-sweep kernel's decomposition (plan_stream_grid) within the cooperative occupancy of this kernel.
+// per-sweep kernel's decomposition (plan_stream_grid, pipelined_items_per_block) within the cooperative occupancy of
+// this kernel.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
 PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
@@ -126,7 +140,8 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   if (occupancy < 1) return out;
   PerksArgs<Real> pa{};
   long blocks = 0;
-  if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, T::IPB, pa.s, &blocks)) return out;
+  if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, pipelined_items_per_block<Real, S, T, kHasB>(), pa.s, &blocks))
+    return out;
   // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
   // taken from the counter, so any block count covers every item.
   if (pr.max_blocks > 0) blocks = std::min<long>(blocks, pr.max_blocks);
