@@ -325,6 +325,56 @@ void schedule_tail_test() {
   EXPECT_EQ(std::memcmp(jacobi_out[0].data(), jacobi_out[1].data(), jacobi_out[0].size() * sizeof(Real)), 0)
       << "jacobi: the tail changed bits";
 }
+// The narrower 2D row tile (NarrowRowFastMemTuneSel, fp32 radius <= 4 with >= 13 points on fast memory): 5000 columns
+// pad to 5120 with 1024-wide tiles and to 6144 with 2048-wide ones, so the automatic choice takes the narrow tile there
+// for 2d13pt and 2d25pt (a partial last column of 904); 2d5pt keeps the wide tile, 2ds25pt always has the narrow one.
+// Apply (and x . S x for the 5-point star) and Jacobi against the Kokkos values, outputs poisoned.
+template <class Real>
+void row_tile_width_test() {
+  REQUIRE_CUDA(Real);
+  for (const char* name : {"2d5pt", "2d13pt", "2d25pt", "2ds25pt"}) {
+    const Stencil s = perks_stencil(name);
+    FieldLayout l;
+    l.align = kGridRowAlign;
+    l.n = {5000, 400, 1};
+    l.ghost = {s.radius(), s.radius(), 0};
+    SCOPED_TRACE(std::string(name) + " at 5000 columns");
+    const auto hx = random_host<Real>(l, 21), hb = random_host<Real>(l, 22);
+    const auto hp = poison<Real>(l);
+    auto gx = gpu->create_field(l), gb = gpu->create_field(l), go = gpu->create_field(l);
+    auto rx = ref.create_field(l), rb = ref.create_field(l), ro = ref.create_field(l);
+    gpu->upload(*gx, hx);
+    gpu->upload(*gb, hb);
+    ref.upload(*rx, hx);
+    ref.upload(*rb, hb);
+    for (int op = 0; op < 3; ++op) {
+      if (op == 1 && std::string(name) != "2d5pt") continue;
+      gpu->upload(*go, hp);
+      ref.upload(*ro, hp);
+      double gn = 0, rn = 0;
+      if (op == 0) {
+        gpu->apply_stencil(s, *gx, *go);
+        ref.apply_stencil(s, *rx, *ro);
+      } else if (op == 1) {
+        gn = gpu->apply_stencil_dot(s, *gx, *go);
+        rn = ref.apply_stencil_dot(s, *rx, *ro);
+      } else {
+        gn = gpu->jacobi_sweep(s, Real(0.8), *gb, *gx, *go);
+        rn = ref.jacobi_sweep(s, Real(0.8), *rb, *rx, *ro);
+      }
+      const char* what = op == 0 ? " apply" : op == 1 ? " apply_dot" : " jacobi";
+      if (op == 1) {  // x . S x on the scale |x| |S x| (S x itself differs by rounding)
+        const double scale = std::sqrt(ref.dot(*rx, *rx) * ref.dot(*ro, *ro));
+        EXPECT_NEAR(gn, rn, tol<Real>() * scale) << name << what;
+      }
+      if (op == 2) EXPECT_NEAR(gn, rn, (std::is_same_v<Real, double> ? 1e-12 : 1e-5) * rn) << name << what;
+      expect_close(l, down(ref, *ro), down(*gpu, *go), &hp, tol<Real>(), std::string(name) + what);
+    }
+  }
+}
+TEST(CudaBackendStencil, RowTileByWidthDouble) { row_tile_width_test<double>(); }
+TEST(CudaBackendStencil, RowTileByWidthFloat) { row_tile_width_test<float>(); }
+
 TEST(CudaBackendStencil, ScheduleTailDouble) { schedule_tail_test<double>(); }
 TEST(CudaBackendStencil, ScheduleTailFloat) { schedule_tail_test<float>(); }
 TEST(CudaBackendStencil, LargeGridFloat) { large_grid_test<float>(); }

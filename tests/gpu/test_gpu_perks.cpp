@@ -38,7 +38,9 @@ std::vector<BoundaryFace> mixed_faces(int dim, int cell_axis = 1) {
 }
 
 // `wide`: an x extent at which the per-sweep path (and so the pipelined kernel) takes its widest tile
-// (3D: 512 / 256-wide rows, dynamic items, bulk row copies for fp32 3d7pt; 2D: 1024 / 2048-wide rows).
+// (3D: 512 / 256-wide rows, dynamic items, bulk row copies for fp32 3d7pt; 2D: 1024 / 2048-wide rows with a partial
+// last column, except for the fp32 shapes of >= 13 points on fast memory, which take the 1024-wide row tile there:
+// 5120 columns against 6144, NarrowRowFastMemTuneSel).
 FieldLayout grid_for(const Stencil& s, bool wide = false) {
   FieldLayout l;
   const int r = s.radius();
@@ -47,7 +49,7 @@ FieldLayout grid_for(const Stencil& s, bool wide = false) {
     l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
-    l.n = wide ? std::array<int, 3>{2000, 300, 1} : std::array<int, 3>{1500, 700, 1};
+    l.n = wide ? std::array<int, 3>{5000, 300, 1} : std::array<int, 3>{1500, 700, 1};
     l.ghost = {r, r, 0};
   }
   return l;
@@ -227,11 +229,12 @@ TEST(CudaPerks, PipelinedEveryShapeBitIdenticalDouble) { pipelined_test<double>(
 TEST(CudaPerks, PipelinedEveryShapeBitIdenticalFloat) { pipelined_test<float>({}); }
 // A short case for compute-sanitizer: the three kinds of ring (scalar, dynamic items, bulk row copies), and the
 // radius-2 star with its per-item ghost fill (its fast-memory large tile: bulk rows in fp32, dynamic items in fp64).
-// In fp32 with the fast-memory tiers, 3d7pt, 3d27pt, 2d9pt and 2ds25pt take the tiles with consecutive columns (bulk
-// rows in 3D; 16-byte rows in 2D, 512 threads for radius <= 4, 256 beyond).
+// In fp32 with the fast-memory tiers, 3d7pt, 3d27pt, 2d9pt, 2d13pt and 2ds25pt take the tiles with consecutive columns
+// (bulk rows in 3D; 16-byte rows in 2D, 512 threads for radius <= 4, 256 beyond and for 2d13pt on the wide grid, with
+// its per-item ghost fill).
 TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt", "3d13pt"}); }
 TEST(CudaPerks, PipelinedSanitizerCaseFloat) {
-  pipelined_test<float>({"3d7pt", "3d13pt", "3d27pt", "2d9pt", "2ds25pt"});
+  pipelined_test<float>({"3d7pt", "3d13pt", "3d27pt", "2d9pt", "2d13pt", "2ds25pt"});
 }
 
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's

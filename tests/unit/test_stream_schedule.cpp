@@ -1,6 +1,7 @@
 // The streamed-axis chunks of the streaming stencil kernels (framework/backends/cuda/stream_schedule.hpp): with or
 // without a tail, the chunks cover every plane exactly once and in order; a tail is planned only where the schedule
-// has enough rounds, its chunks are shorter than the head's and make up about one round of items.
+// has enough rounds, its chunks are shorter than the head's and make up about one round of items. The 2D rows take the
+// narrower row tile where it pads the x extent less (narrow_rows_pay).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -83,6 +84,18 @@ TEST(StreamSchedule, NoTailOnShortSchedules) {
   const StreamChunks c = plan_stream_tail(equal_chunks(255, 16), 32, 132, 8, 4);
   EXPECT_EQ(c.tail_chunk, 0);
   EXPECT_EQ(c.chunk, 16);
+}
+
+TEST(StreamSchedule, NarrowRowTilesWhereTheyPadLess) {
+  EXPECT_FALSE(narrow_rows_pay(16384, 2048, 1024));  // both exact: the wide tile
+  EXPECT_FALSE(narrow_rows_pay(6144, 2048, 1024));
+  EXPECT_FALSE(narrow_rows_pay(2000, 2048, 1024));   // one wide column, two narrow ones: the same padding
+  EXPECT_TRUE(narrow_rows_pay(6898, 2048, 1024));    // 8192 against 7168 columns
+  EXPECT_TRUE(narrow_rows_pay(4651, 2048, 1024));    // 6144 against 5120
+  EXPECT_TRUE(narrow_rows_pay(5000, 2048, 1024));    // 6144 against 5120 (the GPU tests' width)
+  EXPECT_FALSE(narrow_rows_pay(16000, 2048, 1024));  // 16384 against 16384
+  EXPECT_FALSE(narrow_rows_pay(3100, 2048, 1024));   // 4096 against 4096
+  EXPECT_FALSE(narrow_rows_pay(16000, 2048, 2000));  // 16384 against 16000: 2.3 % less, not enough
 }
 
 }  // namespace

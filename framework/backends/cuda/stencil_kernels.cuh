@@ -319,6 +319,22 @@ struct MediumFastMemTuneSel {
                          std::conditional_t<F64, Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>,
                                             Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>>>>;
 };
+// The 2D fp32 rows of radius <= 4 and at least 13 points on a device with fast memory also have a tile half as wide
+// (1024 columns, 256 threads x 4, two blocks per SM; the radius-5/6 row tile), taken where it leaves less of the last
+// tile column empty (narrow_rows_pay). A row tile's plane costs about the same however much of its width lies in the
+// field, so a partial last column costs a full one's time: at 6898^2 (3 x 2048 + 754 columns) the 2048-wide tile ran
+// 2d5pt at 0.68 of the copy bound against 0.81 at 16384^2. Measured on the H200 at 6898^2 (benchmarks/results/
+// gpu-h200-2026-11-28-sector-windows, stencil_bench twice each way; run 5): 2d13pt 0.658-0.661 -> 0.677-0.686, 2d17pt
+// 0.612-0.614 -> 0.638-0.640, 2d25pt 0.578-0.585 -> 0.680-0.683. With the narrow tile the lighter shapes did not gain
+// (run 4: 2d5pt 0.679-0.682 -> 0.686, 2d9pt 0.692 -> 0.683, 2ds9pt 0.686 -> 0.677): the narrow tile's rate per cell at
+// full width is lower, and only for the heavier planes does its second block per SM make up for it.
+template <class Real, ShapeSpec S, bool HASB>
+struct NarrowRowFastMemTuneSel {
+  static constexpr bool kHas = MediumFastMemTuneSel<Real, S, HASB>::kRows && sizeof(Real) == 4 && S.radius <= 4 &&
+                               shape_point_count(S) >= 13;
+  using type = std::conditional_t<kHas, Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true>,
+                                  typename MediumFastMemTuneSel<Real, S, HASB>::type>;
+};
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
 template <class Real, ShapeSpec S, bool HASB>
@@ -1229,6 +1245,7 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
   using Large = WideLargeTune<Real, S, kHasB>;
   using LargeFast = WideLargeFastMemTune<Real, S, kHasB>;
   using MediumFast = WideMediumFastMemTune<Real, S, kHasB>;
+  using NarrowRowFast = typename NarrowRowFastMemTuneSel<Real, S, kHasB>::type;
   const int forced = wide_tile_override();
   // Tile T of a tier that is forced (forced_tier) or, automatically, fits the x extent; either way usable here.
   auto take = [&](auto tag, bool forced_tier) {
@@ -1242,7 +1259,14 @@ decltype(auto) with_wide_tune(const FieldLayout& layout, bool fast_memory, F&& f
     if (take(TuneTag<Large>{}, forced == 3)) return f(TuneTag<Large>{});
   }
   if constexpr (!std::is_same_v<MediumFast, Medium>) {
-    if (fast_memory && take(TuneTag<MediumFast>{}, forced >= 2)) return f(TuneTag<MediumFast>{});
+    if (fast_memory && take(TuneTag<MediumFast>{}, forced >= 2)) {
+      if constexpr (!std::is_same_v<NarrowRowFast, MediumFast>) {
+        if (forced == 0 && tile_usable<Real, S, NarrowRowFast>(layout) &&
+            narrow_rows_pay(layout.n[0], TileCfg<Real, S, MediumFast, kHasB>::BX, TileCfg<Real, S, NarrowRowFast, kHasB>::BX))
+          return f(TuneTag<NarrowRowFast>{});
+      }
+      return f(TuneTag<MediumFast>{});
+    }
   }
   if constexpr (!std::is_same_v<Medium, Small>) {
     if (take(TuneTag<Medium>{}, forced >= 2)) return f(TuneTag<Medium>{});

@@ -37,6 +37,14 @@ inline long stream_chunk_count(const StreamChunks& c) {
   return c.head_chunks + (c.ns - static_cast<long>(c.head_chunks) * c.chunk + c.tail_chunk - 1) / c.tail_chunk;
 }
 
+// Whether a row tile `narrow` columns wide covers an x extent nx with less padding than one `wide` columns wide, by
+// more than 3 % (with_wide_tune, 2D rows): ceil(nx / narrow) narrow columns against ceil(nx / wide) wide ones. The
+// wide tile wins ties (at 16384^2 it was 1-2 % faster per cell than the narrow one; H200, stencil_sweep round 21).
+constexpr bool narrow_rows_pay(long nx, long wide, long narrow) {
+  const long pw = (nx + wide - 1) / wide * wide, pn = (nx + narrow - 1) / narrow * narrow;
+  return pn * 100 < pw * 97;
+}
+
 // Default tail_div of plan_stream_tail (StencilRequest::schedule_tail, CudaBackend::set_schedule_tail): stencil_sweep
 // round 16 (H200, 512^3, benchmarks/results/gpu-h200-2026-11-25-sweep-tail): 3d7pt fp64 0.887-0.891 -> 0.897-0.898 of
 // the copy bound, fp32 0.823-0.827 -> 0.832-0.838; 27-point CSE and 2d5pt unchanged.
