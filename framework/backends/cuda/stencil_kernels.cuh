@@ -311,8 +311,11 @@ struct MediumFastMemTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr bool kTuned = S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star && (F64 || HASB);
   static constexpr bool kRows = S.dim == 2 && !HASB && (!F64 || S.radius >= 5);
-  using RowTile = std::conditional_t<S.radius <= 4, Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>,
-                                     Tune<256, 1, F64 ? 2 : 4, 1, 8, 2, 1, false, 0, true, 0, true>>;
+  // The 2D row tiles: 512 threads x 4 columns (radius <= 4), and 256 threads x 4 (fp32) / 2 (fp64) columns, two blocks
+  // per SM (radius >= 5; NarrowRowFastMemTuneSel also gives it to some fp32 shapes of radius <= 4).
+  using WideRowTile = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>;
+  using NarrowRowTile = Tune<256, 1, F64 ? 2 : 4, 1, 8, 2, 1, false, 0, true, 0, true>;
+  using RowTile = std::conditional_t<S.radius <= 4, WideRowTile, NarrowRowTile>;
   using type = std::conditional_t<
       kRows, RowTile,
       std::conditional_t<!kTuned, typename MediumTuneSel<Real, S, HASB>::type,
@@ -330,10 +333,9 @@ struct MediumFastMemTuneSel {
 // full width is lower, and only for the heavier planes does its second block per SM make up for it.
 template <class Real, ShapeSpec S, bool HASB>
 struct NarrowRowFastMemTuneSel {
-  static constexpr bool kHas = MediumFastMemTuneSel<Real, S, HASB>::kRows && sizeof(Real) == 4 && S.radius <= 4 &&
-                               shape_point_count(S) >= 13;
-  using type = std::conditional_t<kHas, Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true>,
-                                  typename MediumFastMemTuneSel<Real, S, HASB>::type>;
+  using Medium = MediumFastMemTuneSel<Real, S, HASB>;
+  static constexpr bool kHas = Medium::kRows && sizeof(Real) == 4 && S.radius <= 4 && shape_point_count(S) >= 13;
+  using type = std::conditional_t<kHas, typename Medium::NarrowRowTile, typename Medium::type>;
 };
 template <class Real, ShapeSpec S, bool HASB>
 using WideTune = typename SmallTuneSel<Real, S, HASB>::type;
