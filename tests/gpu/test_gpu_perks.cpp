@@ -37,22 +37,28 @@ std::vector<BoundaryFace> mixed_faces(int dim, int cell_axis = 1) {
   return f;
 }
 
-// `wide`: an x extent at which the per-sweep path (and so the pipelined kernel) takes its widest tile
+// The test grids. `wide`: an x extent at which the per-sweep path (and so the pipelined kernel) takes its widest tile
 // (3D: 512 / 256-wide rows, dynamic items, bulk row copies for fp32 3d7pt; 2D: 1024 / 2048-wide rows with a partial
 // last column, except for the fp32 shapes of >= 13 points on fast memory, which take the 1024-wide row tile there:
-// 5120 columns against 6144, NarrowRowFastMemTuneSel).
-FieldLayout grid_for(const Stencil& s, bool wide = false) {
+// 5120 columns against 6144, NarrowRowFastMemTuneSel). `wide_short`: the same tiles on 2D rows of the same width but
+// only 40 of them (a few items per tile column), short enough for compute-sanitizer racecheck; 3D as `wide`.
+enum class TestGrid { standard, wide, wide_short };
+FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   FieldLayout l;
   const int r = s.radius();
   l.align = kGridRowAlign;
+  const bool wide = grid != TestGrid::standard;
   if (s.dim() == 3) {
     l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
-    l.n = wide ? std::array<int, 3>{5000, 300, 1} : std::array<int, 3>{1500, 700, 1};
+    l.n = wide ? std::array<int, 3>{5000, grid == TestGrid::wide_short ? 40 : 300, 1} : std::array<int, 3>{1500, 700, 1};
     l.ghost = {r, r, 0};
   }
   return l;
+}
+const char* test_grid_name(TestGrid grid) {
+  return grid == TestGrid::wide ? " wide grid" : grid == TestGrid::wide_short ? " wide short grid" : "";
 }
 
 template <class Real>
@@ -81,16 +87,16 @@ long mismatches_with_ghosts(const FieldLayout& l, const std::vector<Real>& a, co
 }
 
 // `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items
-// (streaming, pipelined) or longer bricks (resident); `wide`: grid_for(s, true); `rhs_on_chip` (resident
+// (streaming, pipelined) or longer bricks (resident); `grid`: grid_for(s, grid); `rhs_on_chip` (resident
 // Jacobi): b kept on chip where it fits, or streamed through the kernel's ring. Returns whether b was on chip.
 template <class Real>
 bool check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache, long sweeps,
-                 int max_blocks, bool wide = false, bool rhs_on_chip = true, int cell_axis = 1) {
-  const FieldLayout l = grid_for(s, wide);
+                 int max_blocks, TestGrid grid = TestGrid::standard, bool rhs_on_chip = true, int cell_axis = 1) {
+  const FieldLayout l = grid_for(s, grid);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
                            (sizeof(Real) == 8 ? " f64 " : " f32 ") + perks_kernel_name(kernel) + " cache " +
                            std::to_string(cache) + " max_blocks " + std::to_string(max_blocks) +
-                           (wide ? " wide grid" : "") + (rhs_on_chip ? "" : " b streamed") +
+                           test_grid_name(grid) + (rhs_on_chip ? "" : " b streamed") +
                            " cell-centred axis " + std::to_string(cell_axis);
   SCOPED_TRACE(what);
   const std::vector<BoundaryFace> faces = mixed_faces(s.dim(), cell_axis);
@@ -184,8 +190,8 @@ void all_shapes_test() {
       if (kind == SweepKind::jacobi) {
         on_chip += chip + chip32;
         resident_jacobi += 1 + (s.dim() == 3);
-        check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0, false, false);
-        if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32, false, false);
+        check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0, TestGrid::standard, false);
+        if (s.dim() == 3) check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32, TestGrid::standard, false);
       }
     }
   std::printf("resident Jacobi with b on chip: %d of %d launches\n", on_chip, resident_jacobi);
@@ -203,7 +209,7 @@ void resident_sanitizer_case(const std::vector<std::string>& names) {
     check_shape(*gpu, perks_stencil(name), SweepKind::apply, PerksKernel::resident, -1, 7, 0);
     EXPECT_TRUE(check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0))
         << name << ": b on chip (fits on this grid)";
-    check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, false, false);
+    check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, TestGrid::standard, false);
   }
 }
 TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
@@ -212,17 +218,18 @@ TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2
 // The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
 // counters restart every sweep; static items: several per block, including a short last chunk taken after a
 // full one), the last with cell-centred x faces. `names` empty: every shape (and the symmetric 27-point kernel).
+// `wide`: the grid of the two wide-tile cases (the small tile's case is left out for TestGrid::wide_short).
 template <class Real>
-void pipelined_test(const std::vector<std::string>& names) {
+void pipelined_test(const std::vector<std::string>& names, TestGrid wide = TestGrid::wide) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
   std::vector<Stencil> stencils;
   for (const auto& name : names.empty() ? perks_shape_names() : names) stencils.push_back(perks_stencil(name));
   if (names.empty()) stencils.push_back(laplacian_27pt_fe(0.1));
   for (const Stencil& s : stencils)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
-      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
-      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, true);
-      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, true, true, 0);
+      if (wide != TestGrid::wide_short) check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, wide);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, wide, true, 0);
     }
 }
 TEST(CudaPerks, PipelinedEveryShapeBitIdenticalDouble) { pipelined_test<double>({}); }
@@ -230,13 +237,16 @@ TEST(CudaPerks, PipelinedEveryShapeBitIdenticalFloat) { pipelined_test<float>({}
 // A short case for compute-sanitizer: the three kinds of ring (scalar, dynamic items, bulk row copies), and the
 // radius-2 star with its per-item ghost fill (its fast-memory large tile: bulk rows in fp32, dynamic items in fp64).
 // In fp32 with the fast-memory tiers, 3d7pt, 3d27pt, 2d9pt and 2ds25pt take the tiles with consecutive columns (bulk
-// rows in 3D; 16-byte rows in 2D, 512 threads for radius <= 4, 256 beyond). The row-tile case: 2d13pt on the wide grid
-// takes the 256-thread row tile with its per-item ghost fill (NarrowRowFastMemTuneSel), small enough for racecheck.
+// rows in 3D; 16-byte rows in 2D, 512 threads for radius <= 4, 256 beyond). The row-tile case: 2d13pt and 2d25pt on
+// the wide grid take the 256-thread row tile with its per-item ghost fill (NarrowRowFastMemTuneSel), two and three
+// blocks per SM (pipelined_min_blocks); on 40 rows, for racecheck.
 TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt", "3d13pt"}); }
 TEST(CudaPerks, PipelinedSanitizerCaseFloat) {
   pipelined_test<float>({"3d7pt", "3d13pt", "3d27pt", "2d9pt", "2ds25pt"});
 }
-TEST(CudaPerks, PipelinedSanitizerCaseRowTileFloat) { pipelined_test<float>({"2d13pt"}); }
+TEST(CudaPerks, PipelinedSanitizerCaseRowTileFloat) {
+  pipelined_test<float>({"2d13pt", "2d25pt"}, TestGrid::wide_short);
+}
 
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration; the
