@@ -28,11 +28,19 @@ namespace perksolve::cuda_detail {
 // extra state pushed some persistent copies to 130-134 registers, one block per SM and 0.80 of the per-sweep
 // rate (3d13pt fp64 at 384^3). With the cap ptxas spills nothing there. Not for 3D fp32 R >= 2 (its per-sweep
 // kernel needs ~146 registers; capped, 148 bytes spill) nor for the 2D tiles (wide-star Jacobi spills 88-168
-// bytes), which keep the tile's own bound.
-template <class Real, int DIM, int RADIUS, class T>
+// bytes), which keep the tile's own bound, except the fp32 256-thread row tile (NarrowRowTile) for the 2D shapes of
+// radius <= 3 and >= 25 points (2d25pt): 3. The per-sweep kernels of 2d13pt and 2d25pt on that tile fit 80 registers
+// and run three blocks per SM; their pipelined copies took the 128 registers of the tile's bound of two and ran two
+// (ptxas -v). Bound to three (80 registers, 28-50 bytes of spill stores), measured on the H200 at 6898^2 against the
+// per-sweep kernel (benchmarks/results/gpu-h200-2026-11-28-pipelined-occupancy/run1, perks_bench twice each way):
+// 2d25pt 0.882 -> 0.919-0.925, but 2d13pt 0.988-0.995 -> 0.946-0.955 (run 2, ncu: 9 % more instructions than the
+// per-sweep kernel at three blocks, 3 % at two), so 2d13pt keeps two.
+template <class Real, int DIM, int KIND, int RADIUS, class T>
 constexpr int pipelined_min_blocks() {
+  constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
-  return cap ? 2 : T::MINB;
+  constexpr bool narrow_rows = DIM == 2 && sizeof(Real) == 4 && T::CONSEC && T::BXT * T::BYT == 256 && T::MINB == 2;
+  return cap ? 2 : narrow_rows && RADIUS <= 3 && shape_point_count(S) >= 25 ? 3 : T::MINB;
 }
 
 // Where the boundary ghosts of each sweep's new iterate are written (measured on the H200, fp64, large domains,
@@ -72,7 +80,7 @@ constexpr bool pipelined_fills_out_of_line() {
 }
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
-__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
+__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>())
     perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
@@ -80,7 +88,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   using C = TileCfg<Real, S, T, kJacobi>;
   // fp32: the fills out of line with the face geometry in shared memory; fp64: inline (pipelined_fills_out_of_line).
   constexpr bool kOutOfLine = pipelined_fills_out_of_line<Real>();
-  constexpr int kFillBatch = pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>()>();
+  constexpr int kFillBatch = pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>()>();
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);

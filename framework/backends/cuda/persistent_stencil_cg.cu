@@ -165,7 +165,7 @@ __device__ __forceinline__ void fill_row_range_ghosts(const StencilCgArgs<Real>&
 }
 
 template <class Real, int DIM, int KIND, int RADIUS, class T>
-__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, RADIUS, T>())
+__global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>())
     stencil_cg_kernel(const StencilCgArgs<Real> a) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr int kMode = static_cast<int>(StencilMode::apply_dot);
