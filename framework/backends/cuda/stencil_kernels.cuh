@@ -751,8 +751,13 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   // ---- issue cursor (runs NS-1 planes ahead of the compute cursor) ----
   long iu = blockIdx.x;
   int ip = 0, iP = 0, is0 = 0;
-  long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the row's x0 - R
+  // Per item, so that a plane's issue adds offsets instead of recomputing them (the pipelined kernel did the plane
+  // term k * step and the window shift in uniform registers every plane: 15 more instructions per plane than the
+  // per-sweep kernel on 2d25pt fp32, benchmarks/results/gpu-h200-2026-11-28-pipelined-occupancy/run5):
+  long ikoff = 0;       // k * step of the plane k issued next (from is0 - RS, one step per plane)
+  long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the unit's first element in plane 0
   bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
+  int icx0 = 0;         // VEC: x of the window's first element (x0 - HXL - window_shift(x0))
   int ibx0 = 0, iby0 = 0;
   // Bulk ring: this thread's tile row (brow < TH) of the item being issued, fixed per item: the bytes it copies, its
   // source offset from x without the plane term, and its destination offset in a stage. Planes differ only by
@@ -765,15 +770,17 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     const long t = iu - q * a.tiles;
     stream_chunk_planes(stream_chunks(a), q, is0, iP);
     iP += 2 * RS;
+    ikoff = static_cast<long>(is0 - RS) * a.step;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;
+    if constexpr (C::VEC) icx0 = x0 - C::HXL - window_shift(x0);
 #pragma unroll
     for (int l = 0; l < (C::BULK ? 0 : C::LOADS); ++l) {
       const bool live = C::EXACT || tid + l * C::NT < C::NLOAD;
       if constexpr (C::VEC) {
         const int gy = y0 - C::HY + lrow[l];
         ok[l] = live && gy >= -a.gy && gy < a.ny + a.gy;
-        goff[l] = (x0 - C::HXL) + static_cast<long>(gy) * a.row_stride;
+        goff[l] = (icx0 + lcol[l]) + static_cast<long>(gy) * a.row_stride;
       } else {
         scalar_tile_load<C>(a, x0, y0, lrow[l], lcol[l], live, ok[l], goff[l]);
       }
@@ -806,7 +813,6 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       if (ip == 0 && tid == 0) item_of_slot[slot] = iu;
     }
     if (iu < a.items) {
-      const int k = is0 - RS + ip;
       Real* dst = tiles + slot * C::STAGE_ELEMS;
       if constexpr (C::BULK) {
         // One thread per tile row (brow < TH) copies the row's window of plane k (issue_setup).
@@ -815,16 +821,14 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
             if (n_issued >= NS) mbar_wait_parity(&empty_bar[slot], static_cast<unsigned>((n_issued / NS) - 1) & 1u);
           }
           mbar_arrive_expect_tx(&full_bar[slot], bbytes);
-          if (bbytes) bulk_copy_g2s(dst + bdst, x + (bsrc + static_cast<long>(k) * a.step), bbytes, &full_bar[slot]);
+          if (bbytes) bulk_copy_g2s(dst + bdst, x + (bsrc + ikoff), bbytes, &full_bar[slot]);
         }
       } else if constexpr (C::VEC) {
-        const int x0l = ibx0 - C::HXL;
-        const int m = window_shift(ibx0);
 #pragma unroll
         for (int l = 0; l < C::LOADS; ++l) {
           if (C::EXACT || tid + l * C::NT < C::NLOAD) {
-            const int cx = x0l - m + lcol[l];  // x of the unit's first element
-            const Real* p = x + (goff[l] + static_cast<long>(k) * a.step - m + lcol[l]);
+            const int cx = icx0 + lcol[l];  // x of the unit's first element
+            const Real* p = x + (goff[l] + ikoff);
             Real* d = dst + lrow[l] * C::SW + lcol[l];
             const int lo = -a.gx, hi = a.nx + a.gx;
             if (ok[l] && cx >= lo && cx + V <= hi) {
@@ -841,7 +845,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
           }
         }
       } else {
-        const Real* src = x + static_cast<long>(k) * a.step;
+        const Real* src = x + ikoff;
 #pragma unroll
         for (int l = 0; l < C::LOADS; ++l) {
           if (C::EXACT || tid + l * C::NT < C::NLOAD)
@@ -850,11 +854,12 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       }
       if constexpr (kHasB) {
         if (ip >= 2 * RS) {
-          const Real* bs = a.b + static_cast<long>(is0 + ip - 2 * RS) * a.step;
+          const Real* bs = a.b + (ikoff - static_cast<long>(RS) * a.step);  // plane k - RS
           stage_b_plane<C>(bbuf + slot * C::BB_ELEMS, bs, a, ibx0, iby0, tx, ty, tid);
         }
       }
       ++n_issued;
+      ikoff += a.step;
       if constexpr (T::DYN) {
         // Fetched two planes before the switch: the next issue() runs after a __syncthreads.
         if (ip == iP - 2 && tid == 0) dyn_next = static_cast<long>(atomicAdd(a.work, 1u)) + gridDim.x;
