@@ -52,7 +52,8 @@ FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
     l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
-    l.n = wide ? std::array<int, 3>{5000, grid == TestGrid::wide_short ? 40 : 300, 1} : std::array<int, 3>{1500, 700, 1};
+    const int wide_rows = grid == TestGrid::wide_short ? 40 : 300;
+    l.n = wide ? std::array<int, 3>{5000, wide_rows, 1} : std::array<int, 3>{1500, 700, 1};
     l.ghost = {r, r, 0};
   }
   return l;
@@ -209,7 +210,8 @@ void resident_sanitizer_case(const std::vector<std::string>& names) {
     check_shape(*gpu, perks_stencil(name), SweepKind::apply, PerksKernel::resident, -1, 7, 0);
     EXPECT_TRUE(check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0))
         << name << ": b on chip (fits on this grid)";
-    check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, TestGrid::standard, false);
+    check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, TestGrid::standard,
+                false);
   }
 }
 TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
