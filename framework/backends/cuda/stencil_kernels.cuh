@@ -757,7 +757,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   long ikoff = 0;       // k * step of the plane k issued next (from is0 - RS, one step per plane)
   long goff[C::LOADS];  // scalar: element offset of the load in plane 0; VEC: of the unit's first element in plane 0
   bool ok[C::LOADS];    // scalar: element inside [-g, n + g); VEC: row inside [-gy, ny + gy)
-  int icx0 = 0;         // VEC: x of the window's first element (x0 - HXL - window_shift(x0))
+  int icx0 = 0;         // VEC and bulk: x of the window's first element (x0 - HXL - window_shift(x0); column x is
+                        // 16-byte aligned iff (x + mx0) % V == 0)
   int ibx0 = 0, iby0 = 0;
   // Bulk ring: this thread's tile row (brow < TH) of the item being issued, fixed per item: the bytes it copies, its
   // source offset from x without the plane term, and its destination offset in a stage. Planes differ only by
@@ -788,21 +789,20 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     ibx0 = x0;
     iby0 = y0;
     if constexpr (C::BULK) {
-      // The row's window [ws, ws + TWL) (ws = x0 - R aligned down to 16 bytes, window_shift: the window of the 16-byte
+      // The row's window [icx0, icx0 + TWL) (x0 - R aligned down to 16 bytes, window_shift: the window of the 16-byte
       // path), clipped to the row's valid range [-gx, nx + gx) widened to 16-byte boundaries. The widening may read a few elements of the neighbouring rows (never used) and, on the very last
       // row, up to 15 bytes past the layout's end: device fields carry that slack (kFieldSlackBytes).
       bbytes = 0;
       const int gy = y0 - C::HY + brow;
       if (brow < C::TH && gy >= -a.gy && gy < a.ny + a.gy) {
-        const int ws = (x0 - C::HXL) - window_shift(x0);  // column x is 16-byte aligned iff (x + mx0) % V == 0
         const int lo = -a.gx - ((mx0 - a.gx) & (V - 1));
         const int e = a.nx + a.gx;
         const int hi = e + ((V - ((e + mx0) & (V - 1))) & (V - 1));
-        const int cs = max(ws, lo), ce = min(ws + C::TWL, hi);
+        const int cs = max(icx0, lo), ce = min(icx0 + C::TWL, hi);
         if (ce > cs) {
           bbytes = static_cast<unsigned>(ce - cs) * sizeof(Real);
           bsrc = cs + static_cast<long>(gy) * a.row_stride;
-          bdst = brow * C::SW + (cs - ws);
+          bdst = brow * C::SW + (cs - icx0);
         }
       }
     }
