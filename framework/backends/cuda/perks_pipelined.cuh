@@ -39,7 +39,8 @@ template <class Real, int DIM, int KIND, int RADIUS, class T>
 constexpr int pipelined_min_blocks() {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
-  constexpr bool narrow_rows = DIM == 2 && sizeof(Real) == 4 && T::CONSEC && T::BXT * T::BYT == 256 && T::MINB == 2;
+  constexpr bool narrow_rows =
+      DIM == 2 && sizeof(Real) == 4 && std::is_same_v<T, typename MediumFastMemTuneSel<Real, S, false>::NarrowRowTile>;
   return cap ? 2 : narrow_rows && RADIUS <= 3 && shape_point_count(S) >= 25 ? 3 : T::MINB;
 }
 
