@@ -220,18 +220,18 @@ TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2
 // The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
 // counters restart every sweep; static items: several per block, including a short last chunk taken after a
 // full one), the last with cell-centred x faces. `names` empty: every shape (and the symmetric 27-point kernel).
-// `wide`: the grid of the two wide-tile cases (the small tile's case is left out for TestGrid::wide_short).
+// `grid`: the grid of the two wide-tile cases (the small tile's case is left out for TestGrid::wide_short).
 template <class Real>
-void pipelined_test(const std::vector<std::string>& names, TestGrid wide = TestGrid::wide) {
+void pipelined_test(const std::vector<std::string>& names, TestGrid grid = TestGrid::wide) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
   std::vector<Stencil> stencils;
   for (const auto& name : names.empty() ? perks_shape_names() : names) stencils.push_back(perks_stencil(name));
   if (names.empty()) stencils.push_back(laplacian_27pt_fe(0.1));
   for (const Stencil& s : stencils)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
-      if (wide != TestGrid::wide_short) check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
-      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, wide);
-      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, wide, true, 0);
+      if (grid != TestGrid::wide_short) check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 7, 0, grid);
+      check_shape(*gpu, s, kind, PerksKernel::pipelined, -1, 6, 7, grid, true, 0);
     }
 }
 TEST(CudaPerks, PipelinedEveryShapeBitIdenticalDouble) { pipelined_test<double>({}); }
