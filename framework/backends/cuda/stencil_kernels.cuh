@@ -96,12 +96,15 @@ struct StreamGeo {
 //   IPB = target work items per block for 3D (0: one long chunk per tile, chosen as for 2D); MAXB = most blocks per
 //   SM the per-sweep launch puts on the grid (0: as many as are resident), for a tile measured at that occupancy;
 //   CONSEC = the MX outputs of a thread are consecutive columns (x = tx * MX + jx), read from shared memory as
-//   vectors and stored as one MX-element vector per row (alignment rules: TileCfg).
+//   vectors and stored as one MX-element vector per row (alignment rules: TileCfg); ROT = the plane loop is unrolled by
+//   the 2R+1 output planes of the streamed axis, so that the partial sums rotate by index instead of being shifted
+//   register to register every plane (stream_sweep).
 template <int BXT_, int BYT_, int MX_, int MY_, int NS_ = 0, int MINB_ = 1, int VEC_ = 0, bool STCS_ = false,
-          int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0, bool CONSEC_ = false>
+          int IPB_ = 0, bool DYN_ = false, int MAXB_ = 0, bool CONSEC_ = false, bool ROT_ = false>
 struct Tune {
   static constexpr int BXT = BXT_, BYT = BYT_, MX = MX_, MY = MY_, NS = NS_, MINB = MINB_, IPB = IPB_, MAXB = MAXB_;
   static constexpr bool CONSEC = CONSEC_;
+  static constexpr bool ROT = ROT_;
   // DYN_: work items are handed out in order by a global atomic counter (a block that finishes early takes
   // the next item), instead of the static round-robin; keeps the concurrently streamed planes together.
   static constexpr bool DYN = DYN_;
@@ -537,13 +540,17 @@ constexpr int consec_last_vec(int r, int mx) { return (mx - 1 + r) / mx; }
 // (from the xq queue, kept when kCentre: Jacobi's x, apply_dot's p). Summation per output: the canonical
 // offset order (streamed axis outer, then y, then x), or the mirror classes for SYM. Shared by the streaming kernel and the persistent
 // (PERKS) kernel, so both give the same bits.
-template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, class Emit>
+template <class Real, ShapeSpec S, class C, bool SYM, bool kCentre, int ROT = -1, class Emit>
 __device__ __forceinline__ void stream_plane(const Real* cur, const Real* c,
                                              Real (&acc)[C::MY][C::MX][2 * S.radius + 1],
                                              Real (&xq)[C::MY][C::MX][S.radius > 0 ? S.radius : 1], Emit&& emit) {
   using G = StreamGeo<S>;
   constexpr int MX = C::MX, MY = C::MY;
   constexpr int RX = G::RX, RY = G::RY, RS = G::RS;
+  // acc[.][.][slot(l)] holds output plane l of the shift register (0: complete after this plane). ROT < 0: the
+  // register shifts every plane, slot(l) = l. ROT >= 0: it rotates instead, slot(l) = (l + ROT) % (2 RS + 1), and the
+  // caller passes ROT = planes streamed so far mod 2 RS + 1 (a compile-time constant of an unrolled plane loop).
+  constexpr auto slot = [](int l) { return ROT < 0 ? l : (l + ROT) % (2 * RS + 1); };
   // In-plane values: rows -RY .. MY-1+RY around the thread's first row, per output column.
   Real v[MY + 2 * RY][MX][2 * RX + 1];
   if constexpr (C::CONSEC) {
@@ -599,7 +606,7 @@ __device__ __forceinline__ void stream_plane(const Real* cur, const Real* c,
             static_for<-RX, RX + 1>([&](auto IX) {
               constexpr int ix = decltype(IX)::value;
               constexpr int ci = G::index(ix, iy, ds);
-              if constexpr (ci >= 0) acc[jy][jx][RS - ds] = fma(c[ci], val(iy, ix), acc[jy][jx][RS - ds]);
+              if constexpr (ci >= 0) acc[jy][jx][slot(RS - ds)] = fma(c[ci], val(iy, ix), acc[jy][jx][slot(RS - ds)]);
             });
           });
         });
@@ -633,15 +640,18 @@ __device__ __forceinline__ void stream_plane(const Real* cur, const Real* c,
               if constexpr (ci >= 0) tsum = fma(c[ci], cls[ay][ax], tsum);
             });
           });
-          acc[jy][jx][RS - ads] += tsum;
-          if constexpr (ads > 0) acc[jy][jx][RS + ads] += tsum;
+          acc[jy][jx][slot(RS - ads)] += tsum;
+          if constexpr (ads > 0) acc[jy][jx][slot(RS + ads)] += tsum;
         });
       }
 
-      emit(jy, jx, acc[jy][jx][0], xq[jy][jx][0]);
+      emit(jy, jx, acc[jy][jx][slot(0)], xq[jy][jx][0]);
+      if constexpr (ROT < 0) {
 #pragma unroll
-      for (int j = 0; j < 2 * RS; ++j) acc[jy][jx][j] = acc[jy][jx][j + 1];
-      acc[jy][jx][2 * RS] = Real(0);
+        for (int j = 0; j < 2 * RS; ++j) acc[jy][jx][j] = acc[jy][jx][j + 1];
+      }
+      // The newest output plane of the next plane: the last slot after a shift, the completed one after a rotation.
+      acc[jy][jx][ROT < 0 ? 2 * RS : slot(0)] = Real(0);
       if constexpr (kCentre) {
 #pragma unroll
         for (int j = 0; j + 1 < RS; ++j) xq[jy][jx][j] = xq[jy][jx][j + 1];
@@ -925,7 +935,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
 
-    for (int i = 0; i < P; ++i) {
+    // Plane i of the item (RC: the rotation of the partial sums, stream_plane's ROT; -1: shifted).
+    auto plane = [&](auto RC, int i) {
       if constexpr (C::BULK) {
         mbar_wait_parity(&full_bar[slot], (n_used / NS) & 1u);
         if constexpr (kHasB) cp_async_wait<NS - 2>();  // b travels by cp.async (per thread, own outputs)
@@ -953,7 +964,8 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
           else *o = v;
         }
       };
-      stream_plane<Real, S, C, SYM, kJacobi || kDot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+      constexpr int kRot = decltype(RC)::value;
+      stream_plane<Real, S, C, SYM, kJacobi || kDot, kRot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
         const unsigned on = (pmask >> (jy * MX + jx)) & 1u;
         Real* const o = oplane + ((C::BY > 1 ? jy * ors : 0) + jx * C::XJ);
         if constexpr (!kHasB) {
@@ -989,6 +1001,20 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
       oplane += a.step;
       ++n_used;
       slot = slot + 1 == NS ? 0 : slot + 1;
+    };
+    if constexpr (T::ROT) {
+      // Unrolled by the 2 RS + 1 output planes, so that plane i's rotation i % (2 RS + 1) is a constant of each copy.
+      for (int i = 0; i < P;) {
+        bool more = true;
+        static_for<0, 2 * RS + 1>([&](auto RC) {
+          if (more) {
+            plane(RC, i);
+            more = ++i < P;
+          }
+        });
+      }
+    } else {
+      for (int i = 0; i < P; ++i) plane(std::integral_constant<int, -1>{}, i);
     }
     item_done(x0, min(x0 + C::BX, a.nx), y0, min(y0 + C::BY, a.ny), s0, P - 2 * RS);
   }
