@@ -249,6 +249,12 @@ TEST(CudaPerks, PipelinedSanitizerCaseFloat) {
 TEST(CudaPerks, PipelinedSanitizerCaseRowTileFloat) {
   pipelined_test<float>({"2d13pt", "2d25pt"}, TestGrid::wide_short);
 }
+// fp64 on the wide grid: 2d13pt on the 1024-wide row tile and 2ds25pt on the 512-wide one, whose apply sweeps rotate the
+// partial sums (Tune's ROT: the plane loop unrolled by 7 and 13 planes; on 40 rows the items end inside an unrolled
+// round).
+TEST(CudaPerks, PipelinedSanitizerCaseRowTileDouble) {
+  pipelined_test<double>({"2d13pt", "2ds25pt"}, TestGrid::wide_short);
+}
 
 // Jacobi stopping inside the kernel: thresholds met at a check sweep stop it there, keeping that sweep's
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration; the

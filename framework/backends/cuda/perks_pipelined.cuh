@@ -40,7 +40,8 @@ constexpr int pipelined_min_blocks() {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
   constexpr bool narrow_rows =
-      DIM == 2 && sizeof(Real) == 4 && std::is_same_v<T, typename MediumFastMemTuneSel<Real, S, false>::NarrowRowTile>;
+      DIM == 2 && sizeof(Real) == 4 &&
+      std::is_same_v<tune_without_rot<T>, tune_without_rot<typename MediumFastMemTuneSel<Real, S, false>::NarrowRowTile>>;
   return cap ? 2 : narrow_rows && RADIUS <= 3 && shape_point_count(S) >= 25 ? 3 : T::MINB;
 }
 
@@ -174,12 +175,20 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   return out;
 }
 
+// The pipelined kernel's tile: the per-sweep kernel's, with the partial sums shifted in fp32 (Tune's ROT off). ptxas
+// -v (stencil_2d_f32.cu): with ROT, the fp32 pipelined row tiles of radius >= 2 needed more than their bound of 128
+// registers (80 for 2d25pt at three blocks per SM) and spilled 24-124 bytes, where the per-sweep kernels fit in
+// 92-120; the fp64 ones fit (96-128 registers, 4 bytes of spill for 2ds25pt). Rotated or shifted, the sums are the same
+// bits.
+template <class Real, class T>
+using pipelined_tune = std::conditional_t<sizeof(Real) == 4, tune_without_rot<T>, T>;
+
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_pipelined(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
   if (pr.base.work_counters == nullptr) return PerksLaunch{};
   return with_wide_tune<Real, S, kHasB>(pr.base.layout, pr.base.fast_memory, [&](auto tag) {
-    return launch_perks_pipelined_tile<Real, S, MODE, SYM, typename decltype(tag)::type>(pr);
+    return launch_perks_pipelined_tile<Real, S, MODE, SYM, pipelined_tune<Real, typename decltype(tag)::type>>(pr);
   });
 }
 
