@@ -241,13 +241,14 @@ TEST(CudaPerks, PipelinedEveryShapeBitIdenticalFloat) { pipelined_test<float>({}
 // In fp32 with the fast-memory tiers, 3d7pt, 3d27pt, 2d9pt and 2ds25pt take the tiles with consecutive columns (bulk
 // rows in 3D; 16-byte rows in 2D, 512 threads for radius <= 4, 256 beyond). The row-tile case: 2d13pt and 2d25pt on
 // the wide grid take the 256-thread row tile with its per-item ghost fill (NarrowRowFastMemTuneSel), two and three
-// blocks per SM (pipelined_min_blocks); on 40 rows, for racecheck.
+// blocks per SM (pipelined_min_blocks), and 2d21pt, which rotates its partial sums there (pipelined_tune); on 40 rows,
+// for racecheck.
 TEST(CudaPerks, PipelinedSanitizerCaseDouble) { pipelined_test<double>({"3d7pt", "2d5pt", "3d13pt"}); }
 TEST(CudaPerks, PipelinedSanitizerCaseFloat) {
   pipelined_test<float>({"3d7pt", "3d13pt", "3d27pt", "2d9pt", "2ds25pt"});
 }
 TEST(CudaPerks, PipelinedSanitizerCaseRowTileFloat) {
-  pipelined_test<float>({"2d13pt", "2d25pt"}, TestGrid::wide_short);
+  pipelined_test<float>({"2d13pt", "2d25pt", "2d21pt"}, TestGrid::wide_short);
 }
 // fp64 on the wide grid: 2d13pt on the 1024-wide row tile and 2ds25pt on the 512-wide one, whose apply sweeps rotate the
 // partial sums (Tune's ROT: the plane loop unrolled by 7 and 13 planes; on 40 rows the items end inside an unrolled

@@ -175,20 +175,20 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   return out;
 }
 
-// The pipelined kernel's tile: the per-sweep kernel's, with the partial sums shifted in fp32 (Tune's ROT off). ptxas
-// -v (stencil_2d_f32.cu): with ROT, the fp32 pipelined row tiles of radius >= 2 needed more than their bound of 128
-// registers (80 for 2d25pt at three blocks per SM) and spilled 24-124 bytes, where the per-sweep kernels fit in
-// 92-120; the fp64 ones fit (96-128 registers, 4 bytes of spill for 2ds25pt). Rotated or shifted, the sums are the same
-// bits.
-template <class Real, class T>
-using pipelined_tune = std::conditional_t<sizeof(Real) == 4, tune_without_rot<T>, T>;
+// The pipelined kernel's tile: the per-sweep kernel's, with the partial sums shifted in fp32 below radius 5 (Tune's ROT
+// off). ptxas -v (stencil_2d_f32.cu): with ROT, most fp32 pipelined row tiles of radius 2-4 needed more than their
+// bound of 128 registers (80 for 2d25pt at three blocks per SM) and spilled 72-124 bytes, where the per-sweep kernels
+// fit in 92-114; at radius 5 (2d21pt) the pipelined kernel fits in 128, at 6 (2ds25pt) it spills 24 bytes. The fp64
+// ones fit (96-128 registers, 4 bytes of spill for 2ds25pt). Rotated or shifted, the sums are the same bits.
+template <class Real, ShapeSpec S, class T>
+using pipelined_tune = std::conditional_t<sizeof(Real) == 4 && S.radius < 5, tune_without_rot<T>, T>;
 
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_pipelined(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
   if (pr.base.work_counters == nullptr) return PerksLaunch{};
   return with_wide_tune<Real, S, kHasB>(pr.base.layout, pr.base.fast_memory, [&](auto tag) {
-    return launch_perks_pipelined_tile<Real, S, MODE, SYM, pipelined_tune<Real, typename decltype(tag)::type>>(pr);
+    return launch_perks_pipelined_tile<Real, S, MODE, SYM, pipelined_tune<Real, S, typename decltype(tag)::type>>(pr);
   });
 }
 
