@@ -216,15 +216,17 @@ struct SmallTuneSel {
                          Tune<128, 2, 1, HASB ? 4 : 8, 0, 1, 0, false, 0>>,
       Tune<256, 1, F64 ? 2 : 4, 1, 0, 1, 0, false, 0>>;
 };
-// Which 2D row tiles rotate the partial sums of the streamed axis instead of shifting them (Tune's ROT): the apply mode
-// of the shapes of radius >= 2. Round 24 of the sweep (H200, 16384^2, benchmarks/results/
+// Which 2D row tiles rotate the partial sums of the streamed axis instead of shifting them (Tune's ROT): those of the
+// shapes of radius >= 2, in apply mode, and in fp64 also in the modes with b (the 1024-wide tile of radius 2-4). Round 24 of the sweep (H200, 16384^2, benchmarks/results/
 // gpu-h200-2026-11-28-fp64-pipelined-rows/run3, each twice against the production tile): fp64 2d13pt 0.876-0.877 ->
 // 0.926, 2d17pt 0.729-0.733 -> 0.803-0.804, 2ds25pt 0.778-0.800 -> 0.859-0.862, 2d21pt 0.878-0.881 -> 0.891-0.893, 2d25pt
 // and 2ds9pt unchanged; fp32 2ds25pt 0.682-0.693 -> 0.758-0.764, 2d21pt 0.736-0.737 -> 0.774-0.780, 2d13pt / 2d17pt /
-// 2d25pt +2.5-3 %, 2ds9pt +1 %. Not for the modes with b: the fp32 2d21pt Jacobi tile then spilled (128 registers, 48
-// bytes) and lost 17 %; nor in 3D, where nothing gained and 3d13pt fp64 lost an occupancy step (128 -> 139 registers).
-template <ShapeSpec S, bool HASB>
-inline constexpr bool kRot2d = S.dim == 2 && S.radius >= 2 && !HASB;
+// 2d25pt +2.5-3 %, 2ds9pt +1 %. fp64 Jacobi (run 7, perks_bench --sweep jacobi, three times each way): 2d17pt at
+// 4096^2 126.5-127.6 -> 120.5-121.7 us per sweep, 2d13pt and 2d25pt within 1 % (ptxas: 93-120 registers, no spill).
+// Not for fp32 with b: the fp32 2d21pt Jacobi tile spilled (128 registers, 48 bytes) and lost 17 %; nor in 3D, where
+// nothing gained and 3d13pt fp64 lost an occupancy step (128 -> 139 registers).
+template <class Real, ShapeSpec S, bool HASB>
+inline constexpr bool kRot2d = S.dim == 2 && S.radius >= 2 && (!HASB || sizeof(Real) == 8);
 
 // Medium: 3D R=1 256-wide tiles (1024 threads; 512 with b), 2D R <= 4 the 1024/2048-wide rows. 3D (and 2D fp64) items
 // are short chunks (~8 per block) handed out dynamically (DYN): a static round-robin of a few items per
@@ -242,7 +244,7 @@ struct MediumTuneSel {
                          typename SmallTuneSel<Real, S, HASB>::type>,
       std::conditional_t<(S.radius > 4), typename SmallTuneSel<Real, S, HASB>::type,
                          std::conditional_t<F64,
-                                            Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1, false, kRot2d<S, HASB>>,
+                                            Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1, false, kRot2d<Real, S, HASB>>,
                                             Tune<512, 1, 4, 1, 6, 1, 0, false, 0>>>>;
 };
 // (2D fp64 takes its chunks of rows dynamically since round 12 of the sweep, H200: 2d5pt 0.900-0.902 -> 0.918-0.920
@@ -338,8 +340,8 @@ struct MediumFastMemTuneSel {
   static constexpr bool kRows = S.dim == 2 && !HASB && (!F64 || S.radius >= 5);
   // The 2D row tiles: 512 threads x 4 columns (radius <= 4), and 256 threads x 4 (fp32) / 2 (fp64) columns, two blocks
   // per SM (radius >= 5; NarrowRowFastMemTuneSel also gives it to some fp32 shapes of radius <= 4).
-  using WideRowTile = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true, kRot2d<S, HASB>>;
-  using NarrowRowTile = Tune<256, 1, F64 ? 2 : 4, 1, 8, 2, 1, false, 0, true, 0, true, kRot2d<S, HASB>>;
+  using WideRowTile = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true, kRot2d<Real, S, HASB>>;
+  using NarrowRowTile = Tune<256, 1, F64 ? 2 : 4, 1, 8, 2, 1, false, 0, true, 0, true, kRot2d<Real, S, HASB>>;
   using RowTile = std::conditional_t<S.radius <= 4, WideRowTile, NarrowRowTile>;
   using type = std::conditional_t<
       kRows, RowTile,
