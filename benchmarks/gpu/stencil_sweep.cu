@@ -162,6 +162,19 @@ Var<Real> mk(const char* name, std::vector<int> ipbs = {T::IPB}, int tail_div = 
   return v;
 }
 
+// Round 24: tile T against the same tile with ROT (tune_rot), alternating, each twice after a first run of T. The
+// variants are named <prefix>cur and <prefix>rot (and _tail<div> for a schedule tail, as mk names them).
+template <class Real, ShapeSpec S, class T, int MODE = 0>
+std::vector<Var<Real>> rot_variants(const std::string& prefix, std::vector<int> ipbs, int tail_div = 0) {
+  const std::string cur = prefix + "cur", rot = prefix + "rot";
+  std::vector<Var<Real>> v{mk<Real, S, false, T, MODE>(cur.c_str(), ipbs, tail_div)};
+  for (int rep = 0; rep < 2; ++rep) {
+    v.push_back(mk<Real, S, false, tune_rot<T, true>, MODE>(rot.c_str(), ipbs, tail_div));
+    v.push_back(mk<Real, S, false, T, MODE>(cur.c_str(), ipbs, tail_div));
+  }
+  return v;
+}
+
 template <class Real>
 struct Buf {
   Real* p = nullptr;
@@ -729,87 +742,40 @@ int main(int argc, char** argv) {
   // of the shift register (11 planes x 2 columns of doubles). The production tile of each shape against the same tile
   // with ROT, apply (and Jacobi for two shapes), 16384^2 and 512^3 (--only rot).
   if (only == "rot") {
-    using D2 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1>;                   // 2D fp64, radius <= 4
-    using D2R = Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1, false, true>;
-    using N2D = Tune<256, 1, 2, 1, 8, 2, 1, false, 0, true, 0, true>;            // 2D fp64, radius >= 5
-    using N2DR = Tune<256, 1, 2, 1, 8, 2, 1, false, 0, true, 0, true, true>;
-    using W2F = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>;            // 2D fp32, radius <= 4
-    using W2FR = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true, true>;
-    using N2F = Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true>;            // 2D fp32, radius >= 5
-    using N2FR = Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true, true>;
+    using D2 = Tune<512, 1, 2, 1, 8, 1, 0, false, 0, true, 1>;         // 2D fp64, radius <= 4
+    using N2D = Tune<256, 1, 2, 1, 8, 2, 1, false, 0, true, 0, true>;  // 2D fp64, radius >= 5
+    using W2F = Tune<512, 1, 4, 1, 6, 1, 1, false, 0, true, 0, true>;  // 2D fp32, radius <= 4
+    using N2F = Tune<256, 1, 4, 1, 8, 2, 1, false, 0, true, 0, true>;  // 2D fp32, radius >= 5
     auto pair2 = [&](auto spec, const char* name, auto tag64, auto tag32) {
       constexpr ShapeSpec SS = decltype(spec)::value;
-      using T64 = typename decltype(tag64)::first_type;
-      using T64R = typename decltype(tag64)::second_type;
-      using T32 = typename decltype(tag32)::first_type;
-      using T32R = typename decltype(tag32)::second_type;
       const Stencil st = perks_stencil(name);
-      std::vector<Var<double>> v{mk<double, SS, false, T64>("cur", {0})};
-      std::vector<Var<float>> w{mk<float, SS, false, T32>("cur", {0})};
-      for (int rep = 0; rep < 2; ++rep) {
-        v.push_back(mk<double, SS, false, T64R>("rot", {0}));
-        v.push_back(mk<double, SS, false, T64>("cur", {0}));
-        w.push_back(mk<float, SS, false, T32R>("rot", {0}));
-        w.push_back(mk<float, SS, false, T32>("cur", {0}));
-      }
-      run_case<double>(name, st, v, n3d, n2d, reps, best);
-      run_case<float>(name, st, w, n3d, n2d, reps, best);
+      run_case<double>(name, st, rot_variants<double, SS, typename decltype(tag64)::type>("", {0}), n3d, n2d, reps, best);
+      run_case<float>(name, st, rot_variants<float, SS, typename decltype(tag32)::type>("", {0}), n3d, n2d, reps, best);
     };
-    using Lo = std::pair<D2, D2R>;
-    using Hi = std::pair<N2D, N2DR>;
-    using LoF = std::pair<W2F, W2FR>;
-    using HiF = std::pair<N2F, N2FR>;
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 2}>{}, "2ds9pt", Lo{}, LoF{});
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 3}>{}, "2d13pt", Lo{}, LoF{});
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 4}>{}, "2d17pt", Lo{}, LoF{});
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 5}>{}, "2d21pt", Hi{}, HiF{});
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 6}>{}, "2ds25pt", Hi{}, HiF{});
-    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::box, 2}>{}, "2d25pt", Lo{}, LoF{});
-    {
-      // Jacobi (b read; the centre queue): 2d13pt fp64, 2d21pt fp32.
-      constexpr ShapeSpec S13{2, ShapeKind::star, 3}, S21{2, ShapeKind::star, 5};
-      const Stencil st13 = perks_stencil("2d13pt"), st21 = perks_stencil("2d21pt");
-      std::vector<Var<double>> v{mk<double, S13, false, D2, kJac>("jac_cur", {0})};
-      std::vector<Var<float>> w{mk<float, S21, false, N2F, kJac>("jac_cur", {0})};
-      for (int rep = 0; rep < 2; ++rep) {
-        v.push_back(mk<double, S13, false, D2R, kJac>("jac_rot", {0}));
-        v.push_back(mk<double, S13, false, D2, kJac>("jac_cur", {0}));
-        w.push_back(mk<float, S21, false, N2FR, kJac>("jac_rot", {0}));
-        w.push_back(mk<float, S21, false, N2F, kJac>("jac_cur", {0}));
-      }
-      run_case<double>("2d13pt", st13, v, n3d, n2d, reps, best);
-      run_case<float>("2d21pt", st21, w, n3d, n2d, reps, best);
-    }
-    {
-      // 3D: the 13-point star (radius 2, 5 output planes) and the 7-point star, both precisions.
-      constexpr ShapeSpec S13{3, ShapeKind::star, 2};
-      const Stencil st13 = perks_stencil("3d13pt");
-      using C13D = Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true>;
-      using C13DR = Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true, 0, false, true>;
-      using C13F = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>;
-      using C13FR = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true, 0, false, true>;
-      using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;  // production fp32 3d7pt (round 20)
-      using F7R = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true, true>;
-      using L7R = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true, 0, false, true>;
-      std::vector<Var<double>> v{mk<double, S13, false, C13D>("cur", {8}, 4)};
-      std::vector<Var<float>> w{mk<float, S13, false, C13F>("cur", {4}, 4)};
-      std::vector<Var<double>> v7{mk<double, S7, false, L7>("cur", {16}, 4)};
-      std::vector<Var<float>> w7{mk<float, S7, false, F7C>("cur", {8}, 4)};
-      for (int rep = 0; rep < 2; ++rep) {
-        v.push_back(mk<double, S13, false, C13DR>("rot", {8}, 4));
-        v.push_back(mk<double, S13, false, C13D>("cur", {8}, 4));
-        w.push_back(mk<float, S13, false, C13FR>("rot", {4}, 4));
-        w.push_back(mk<float, S13, false, C13F>("cur", {4}, 4));
-        v7.push_back(mk<double, S7, false, L7R>("rot", {16}, 4));
-        v7.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
-        w7.push_back(mk<float, S7, false, F7R>("rot", {8}, 4));
-        w7.push_back(mk<float, S7, false, F7C>("cur", {8}, 4));
-      }
-      run_case<double>("3d13pt", st13, v, n3d, n2d, reps, best);
-      run_case<float>("3d13pt", st13, w, n3d, n2d, reps, best);
-      run_case<double>("3d7pt", st7, v7, n3d, n2d, reps, best);
-      run_case<float>("3d7pt", st7, w7, n3d, n2d, reps, best);
-    }
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 2}>{}, "2ds9pt", TuneTag<D2>{}, TuneTag<W2F>{});
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 3}>{}, "2d13pt", TuneTag<D2>{}, TuneTag<W2F>{});
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 4}>{}, "2d17pt", TuneTag<D2>{}, TuneTag<W2F>{});
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 5}>{}, "2d21pt", TuneTag<N2D>{},
+          TuneTag<N2F>{});
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::star, 6}>{}, "2ds25pt", TuneTag<N2D>{},
+          TuneTag<N2F>{});
+    pair2(std::integral_constant<ShapeSpec, ShapeSpec{2, ShapeKind::box, 2}>{}, "2d25pt", TuneTag<D2>{}, TuneTag<W2F>{});
+    // Jacobi (b read; the centre queue): 2d13pt fp64, 2d21pt fp32.
+    constexpr ShapeSpec S13{2, ShapeKind::star, 3}, S21{2, ShapeKind::star, 5};
+    run_case<double>("2d13pt", perks_stencil("2d13pt"), rot_variants<double, S13, D2, kJac>("jac_", {0}), n3d, n2d,
+                     reps, best);
+    run_case<float>("2d21pt", perks_stencil("2d21pt"), rot_variants<float, S21, N2F, kJac>("jac_", {0}), n3d, n2d,
+                    reps, best);
+    // 3D: the 13-point star (radius 2, 5 output planes) and the 7-point star, both precisions.
+    constexpr ShapeSpec S13_3{3, ShapeKind::star, 2};
+    const Stencil st13 = perks_stencil("3d13pt");
+    using C13D = Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true>;
+    using C13F = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>;
+    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;  // production fp32 3d7pt (round 20)
+    run_case<double>("3d13pt", st13, rot_variants<double, S13_3, C13D>("", {8}, 4), n3d, n2d, reps, best);
+    run_case<float>("3d13pt", st13, rot_variants<float, S13_3, C13F>("", {4}, 4), n3d, n2d, reps, best);
+    run_case<double>("3d7pt", st7, rot_variants<double, S7, L7>("", {16}, 4), n3d, n2d, reps, best);
+    run_case<float>("3d7pt", st7, rot_variants<float, S7, F7C>("", {8}, 4), n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S27;

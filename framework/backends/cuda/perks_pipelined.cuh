@@ -41,7 +41,8 @@ constexpr int pipelined_min_blocks() {
   constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
   constexpr bool narrow_rows =
       DIM == 2 && sizeof(Real) == 4 &&
-      std::is_same_v<tune_without_rot<T>, tune_without_rot<typename MediumFastMemTuneSel<Real, S, false>::NarrowRowTile>>;
+      std::is_same_v<tune_rot<T, false>,
+                     tune_rot<typename MediumFastMemTuneSel<Real, S, false>::NarrowRowTile, false>>;
   return cap ? 2 : narrow_rows && RADIUS <= 3 && shape_point_count(S) >= 25 ? 3 : T::MINB;
 }
 
@@ -181,7 +182,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
 // fit in 92-114; at radius 5 (2d21pt) the pipelined kernel fits in 128, at 6 (2ds25pt) it spills 24 bytes. The fp64
 // ones fit (96-128 registers, 4 bytes of spill for 2ds25pt). Rotated or shifted, the sums are the same bits.
 template <class Real, ShapeSpec S, class T>
-using pipelined_tune = std::conditional_t<sizeof(Real) == 4 && S.radius < 5, tune_without_rot<T>, T>;
+using pipelined_tune = std::conditional_t<sizeof(Real) == 4 && S.radius < 5, tune_rot<T, false>, T>;
 
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_pipelined(const PerksRequest<Real>& pr) {
