@@ -202,7 +202,8 @@ TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
 TEST(CudaPerks, EveryShapeBitIdenticalFloat) { all_shapes_test<float>(); }
 // A short resident case for compute-sanitizer: 2D tiles on 1500-wide rows, where the last tile has columns dead in
 // whole warps and columns dead in some lanes only: fp64 4 interleaved (2d5pt) and 2 consecutive columns per thread
-// (2d13pt), fp32 4 and 2 consecutive (2d13pt, 2d21pt); and radius 2 in 3D (3d13pt).
+// (2d13pt), fp32 4 and 2 consecutive (2d13pt, 2d21pt), the three with rotating partial sums (ResidentTuneSel's ROT); and
+// radius 2 in 3D (3d13pt).
 template <class Real>
 void resident_sanitizer_case(const std::vector<std::string>& names) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);

@@ -69,11 +69,18 @@ struct ResidentCfg {
 // planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
 // spilling in the plane loop: 3D 64 x 32 (4 rows per thread; halo share of a plane 0.11 at R = 1), 2D rows
 // of 2048 cells (4 per thread), narrower for wider shapes (fp64 R 2-4: 1024, R >= 5: 512; fp32 R >= 5: 1024).
-template <class Real, ShapeSpec S>
+// The 2D tiles of radius >= 3 rotate their partial sums (Tune's ROT) in the modes where the per-sweep row tiles do
+// (kRot2d: apply, and fp64 with b). Measured on the H200, small domains, two runs against the shifted sums
+// (benchmarks/results/gpu-h200-2026-11-28-rotating-resident/run1): apply 2d13pt fp32 -9 %, 2d17pt fp64 -10 %, 2ds25pt
+// -7 % (fp64) / -11 % (fp32), 2d21pt -5 to -8 %; fp64 Jacobi 2d13pt -10 %, 2d21pt -15 %, 2ds25pt -21 % per sweep. At
+// radius 2 it did not pay: 2ds9pt and 2d25pt fp32 apply +2 to +7 %, fp64 within the runs' spread.
+template <class Real, ShapeSpec S, bool HASB>
 struct ResidentTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr int MX2 = F64 ? (S.radius <= 1 ? 4 : S.radius <= 4 ? 2 : 1) : (S.radius <= 4 ? 4 : 2);
-  using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>, Tune<512, 1, MX2, 1>>;
+  static constexpr bool ROT = kRot2d<Real, S, HASB> && S.radius >= 3;
+  using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>,
+                                  Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
 };
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
@@ -231,7 +238,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick
     // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
     // the start of a step keeps every thread within that window.
-    auto plane_step = [&](int i, auto completes, auto with_residual) {
+    // RC: the rotation of the partial sums at step i (stream_plane's ROT: i % (2 RS + 1); -1: shifted).
+    auto plane_step = [&](auto RC, int i, auto completes, auto with_residual) {
+      constexpr int kRot = decltype(RC)::value;
       if (kJacobi && !b_on_chip) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
@@ -239,7 +248,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
       if constexpr (!decltype(completes)::value) {
-        stream_plane<Real, S, C, SYM, kJacobi>(cur, a.c, acc, xq, [](int, int, Real, Real) {});
+        stream_plane<Real, S, C, SYM, kJacobi, kRot>(cur, a.c, acc, xq, [](int, int, Real, Real) {});
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
@@ -249,7 +258,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
         [[maybe_unused]] const Real* const bcur =
             bplanes + (b_on_chip ? i - 2 * RS : i % NB) * C::BB_ELEMS + tid;  // b of this step's outputs
-        stream_plane<Real, S, C, SYM, kJacobi>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
+        stream_plane<Real, S, C, SYM, kJacobi, kRot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
           if constexpr (kJacobi) {
@@ -275,8 +284,29 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       }
     };
     auto plane_loop = [&](auto with_residual) {
-      for (int i = 0; i < 2 * RS; ++i) plane_step(i, std::false_type{}, with_residual);
-      for (int i = 2 * RS; i < P; ++i) plane_step(i, std::true_type{}, with_residual);
+      if constexpr (T::ROT) {
+        // Unrolled so that every step's rotation is a constant: the first 2 RS steps (they complete nothing) one by
+        // one, then copies of the 2 RS + 1 rotations from step 2 RS on.
+        constexpr int NR = 2 * RS + 1;
+        static_for<0, 2 * RS>([&](auto I) {
+          plane_step(std::integral_constant<int, decltype(I)::value>{}, decltype(I)::value, std::false_type{},
+                     with_residual);
+        });
+        for (int i = 2 * RS; i < P;) {
+          bool more = true;
+          static_for<0, NR>([&](auto K) {
+            if (more) {
+              plane_step(std::integral_constant<int, (2 * RS + decltype(K)::value) % NR>{}, i, std::true_type{},
+                         with_residual);
+              more = ++i < P;
+            }
+          });
+        }
+      } else {
+        using Shifted = std::integral_constant<int, -1>;
+        for (int i = 0; i < 2 * RS; ++i) plane_step(Shifted{}, i, std::false_type{}, with_residual);
+        for (int i = 2 * RS; i < P; ++i) plane_step(Shifted{}, i, std::true_type{}, with_residual);
+      }
     };
     if constexpr (kJacobi) {
       if (perks_needs_residual(pa, t)) plane_loop(std::true_type{});
@@ -325,7 +355,7 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
-  using T = typename ResidentTuneSel<Real, S>::type;
+  using T = typename ResidentTuneSel<Real, S, kHasB>::type;
   using C = ResidentCfg<Real, S, T>;
   using G = StreamGeo<S>;
   auto kernel = perks_resident_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
