@@ -91,7 +91,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   using C = TileCfg<Real, S, T, kJacobi>;
   // fp32: the fills out of line with the face geometry in shared memory; fp64: inline (pipelined_fills_out_of_line).
   constexpr bool kOutOfLine = pipelined_fills_out_of_line<Real>();
-  constexpr int kFillBatch = pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>()>();
+  constexpr int kFillBatch =
+      pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>(), DIM, kJacobi>();
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);

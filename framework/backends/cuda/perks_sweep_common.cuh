@@ -180,10 +180,17 @@ __device__ __forceinline__ void perks_share_face_geometry(const PerksArgs<Real>&
   __syncthreads();
 }
 // Ghost cells per thread and step of the pipelined kernel's fills: 4 where the kernel may use 128 registers per
-// thread, else 1 (with a 64-register cap the batch spilled ~1 KB in the face phase).
-template <int NT, int MIN_BLOCKS>
+// thread, else 1 (with a 64-register cap the batch spilled ~1 KB in the face phase); and 1 in the 2D Jacobi sweeps.
+// There the fill is called from the item loop while the issue cursor's state, b's included, stays live across the
+// call: with 4 cells the fp32 2D Jacobi kernels took 128 registers and spilled two of the cursor's 64-bit load
+// offsets, reloaded at every plane (ncu, benchmarks/results/gpu-h200-2026-11-28-rotating-resident/run2: 2.6 M local
+// requests over 4 sweeps of 2d5pt at 6144^2); with 1, 117-128 registers and no spill (ptxas -v). Measured on the
+// H200 (run 3, Jacobi, large domains, two runs each way), pipelined over per-sweep: 2d5pt fp32 0.78-0.79 ->
+// 0.97-0.99, 2ds9pt 0.70-0.72 -> 0.97-0.98, 2d13pt 0.71-0.73 -> 0.93-0.94, 2d25pt 0.71-0.74 -> 0.96; in 3D the
+// 3D radius-1 shapes moved by 1-2 % and 3d13pt fp32 lost 2-3 %, so 3D keeps 4.
+template <int NT, int MIN_BLOCKS, int DIM, bool HASB>
 constexpr int pipelined_fill_batch() {
-  return 65536 / (NT * MIN_BLOCKS) >= 128 ? 4 : 1;
+  return !(HASB && DIM == 2) && 65536 / (NT * MIN_BLOCKS) >= 128 ? 4 : 1;
 }
 // Every ghost of f (the new iterate of a sweep), by all blocks of the grid (the caller puts a device-wide barrier
 // before it: the sources are other blocks' outputs). Called once per sweep after the item loop (the pipelined
