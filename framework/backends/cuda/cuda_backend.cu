@@ -19,6 +19,7 @@
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/perks_request.cuh"
+#include "framework/backends/cuda/perks_trace.hpp"
 #include "framework/backends/cuda/persistent_program.cuh"
 #include "framework/backends/cuda/stencil_cg_request.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
@@ -972,6 +973,26 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.max_blocks = q.max_blocks;
   pr.kernel = q.kernel;
   pr.rhs_on_chip = q.rhs_on_chip;
+  // PERKSOLVE_PERKS_TRACE=file: the blocks stamp their sweeps (perks_trace.hpp); a buffer for the most blocks a
+  // launch can have (32 per SM).
+  static const std::string trace_path = [] {
+    const char* t = std::getenv("PERKSOLVE_PERKS_TRACE");
+    return std::string(t != nullptr ? t : "");
+  }();
+  std::unique_ptr<unsigned long long, decltype(&cudaFree)> trace(nullptr, &cudaFree);
+  if (!trace_path.empty()) {
+#if PERKSOLVE_PERKS_TRACE_BUILD
+    const std::size_t bytes = cuda_detail::perks_trace_slots(32 * sm_count_) * sizeof(unsigned long long);
+    unsigned long long* p = nullptr;
+    PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), bytes));
+    trace.reset(p);
+    PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, stream_));
+    pr.timing_dev = p;
+#else
+    throw std::runtime_error("PERKSOLVE_PERKS_TRACE is set, but this libperksolve_cuda was built without the PERKS "
+                             "sweep stamps: configure with -DPERKSOLVE_PERKS_TRACE=ON (a diagnostic build)");
+#endif
+  }
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
                                                            : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
@@ -994,6 +1015,16 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;
   res.stopped = result_host_[2] != 0.0;
+  if (trace) {
+    std::vector<unsigned long long> stamps(cuda_detail::perks_trace_slots(launch.blocks));
+    PERKSOLVE_CUDA_CHECK(cudaMemcpy(stamps.data(), trace.get(), stamps.size() * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost));
+    const std::string shape = A.name + (sizeof(Real) == 8 ? " fp64" : " fp32") +
+                              (q.kind == SweepKind::jacobi ? " jacobi" : " apply");
+    if (!cuda_detail::append_perks_trace(trace_path, perks_kernel_name(launch.kernel), shape.c_str(), launch.blocks,
+                                         res.sweeps, stamps))
+      throw std::runtime_error("PERKSOLVE_PERKS_TRACE: cannot append to '" + trace_path + "'");
+  }
   if (pr.history_dev && res.sweeps > 0) {
     res.rr_history.resize(static_cast<std::size_t>(res.sweeps));
     PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),

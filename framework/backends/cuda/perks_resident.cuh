@@ -349,6 +349,9 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.partials = pr.base.partials;
   pa.result = pr.result_dev;
   pa.history = pr.history_dev;
+#if PERKSOLVE_PERKS_TRACE_BUILD
+  pa.timing = pr.timing_dev;
+#endif
 }
 
 // Launches the resident kernel where the domain fits (not launched otherwise: launched = false).

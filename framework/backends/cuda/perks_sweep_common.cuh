@@ -12,6 +12,7 @@
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/loop_stop.cuh"
+#include "framework/backends/cuda/perks_trace.hpp"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
 namespace perksolve::cuda_detail {
@@ -35,6 +36,9 @@ struct PerksArgs {
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
+#if PERKSOLVE_PERKS_TRACE_BUILD
+  unsigned long long* timing;  // PERKSOLVE_PERKS_TRACE, when not null: the blocks' stamps (perks_stamp)
+#endif
 };
 
 // Whether the output (ox, oy, z) of the item whose owned cells are [x0, xe) x [y0, ye) x [s0, s0 + len) is
@@ -244,6 +248,23 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
   return stop;
 }
 
+// PERKSOLVE_PERKS_TRACE (perks_trace.hpp): thread 0 stamps the device clock into slot k of sweep t (0: start, 1: the
+// whole block is done with the sweep, after a block barrier of its own; 2: past the device-wide barrier). Only in a
+// build configured with -DPERKSOLVE_PERKS_TRACE=ON, and there nothing where the launch is not traced (pa.timing null,
+// the same for every thread).
+template <class Real>
+__device__ __forceinline__ void perks_stamp([[maybe_unused]] const PerksArgs<Real>& pa, [[maybe_unused]] long t,
+                                            [[maybe_unused]] int k) {
+#if PERKSOLVE_PERKS_TRACE_BUILD
+  if (pa.timing == nullptr || t >= kPerksTracedSweeps) return;
+  if (k == 1) __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    pa.timing[(t * gridDim.x + blockIdx.x) * kPerksStampsPerSweep + k] = ns;
+  }
+#endif
+}
 // How a sweep loop ended: sweeps done, rr of the last sweep's input (Jacobi), whether a threshold stopped it.
 struct PerksLoopEnd {
   long done = 0;
@@ -262,11 +283,14 @@ __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& 
   perks_fill_constant_ghosts(pa);
   PerksLoopEnd e;
   for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
+    perks_stamp(pa, e.done, 0);
     const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
     if constexpr (kJacobi) {
       if (!kWhereNeeded || perks_needs_residual(pa, e.done)) perks_store_block_partial<NT>(pa, e.done, rsum);
     }
+    perks_stamp(pa, e.done, 1);
     e.stopped = perks_between_sweeps<kJacobi, kWhereNeeded>(pa, e.done, e.last_rr);
+    perks_stamp(pa, e.done, 2);
   }
   return e;
 }

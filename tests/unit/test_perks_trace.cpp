@@ -1,0 +1,95 @@
+// The summary that PERKSOLVE_PERKS_TRACE appends per persistent PERKS launch (framework/backends/cuda/perks_trace.hpp),
+// from hand-made stamps: per sweep the blocks' work time (min, mean, max, the slowest block), the spread of their
+// arrivals at the device-wide barrier, the barrier's own latency and the sweep's span; then the mean over the sweeps
+// after the first. A file that cannot be opened is reported, not ignored.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "framework/backends/cuda/perks_trace.hpp"
+
+namespace perksolve::cuda_detail {
+namespace {
+
+struct SweepRow {
+  long sweep = -1;
+  double wmin = 0, wmean = 0, wmax = 0, spread = 0, barrier = 0, span = 0;
+  int slowest = -1;
+};
+
+std::vector<SweepRow> sweep_rows(const std::string& text) {
+  std::vector<SweepRow> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    SweepRow r;
+    if (std::sscanf(line.c_str(), " %ld %lf %lf %lf %d %lf %lf %lf", &r.sweep, &r.wmin, &r.wmean, &r.wmax, &r.slowest,
+                    &r.spread, &r.barrier, &r.span) == 8)
+      rows.push_back(r);
+  }
+  return rows;
+}
+
+TEST(PerksTrace, SummarisesTheBlocksStampsPerSweep) {
+  constexpr int blocks = 3;
+  std::vector<unsigned long long> stamps(perks_trace_slots(blocks), 0);
+  auto set = [&](long t, int b, unsigned long long start, unsigned long long arrive, unsigned long long leave) {
+    const std::size_t i = (static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep;
+    stamps[i] = start, stamps[i + 1] = arrive, stamps[i + 2] = leave;
+  };
+  set(0, 0, 0, 10000, 12000), set(0, 1, 0, 11000, 12000), set(0, 2, 0, 9000, 12500);
+  set(1, 0, 12000, 20000, 30000), set(1, 1, 12000, 26000, 30500), set(1, 2, 12500, 22000, 30000);
+  set(2, 0, 30000, 40000, 41000), set(2, 1, 30500, 39000, 41000), set(2, 2, 30000, 40000, 41000);
+  const std::string path = ::testing::TempDir() + "perks_trace_test.txt";
+  std::remove(path.c_str());
+  ASSERT_TRUE(append_perks_trace(path, "resident", "2d5pt fp64 apply", blocks, 3, stamps));
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("resident kernel, 2d5pt fp64 apply, 3 blocks, 3 sweeps (first 3 traced)"), std::string::npos)
+      << text;
+  const std::vector<SweepRow> rows = sweep_rows(text);
+  ASSERT_EQ(rows.size(), 3u) << text;
+  // Sweep 1: work 8, 14, 9.5 us; arrivals 20-26 us; first departure 30 us; from 12 to 30.5 us.
+  EXPECT_EQ(rows[1].sweep, 1);
+  EXPECT_DOUBLE_EQ(rows[1].wmin, 8.0);
+  EXPECT_DOUBLE_EQ(rows[1].wmean, 10.5);
+  EXPECT_DOUBLE_EQ(rows[1].wmax, 14.0);
+  EXPECT_EQ(rows[1].slowest, 1);
+  EXPECT_DOUBLE_EQ(rows[1].spread, 6.0);
+  EXPECT_DOUBLE_EQ(rows[1].barrier, 4.0);
+  EXPECT_DOUBLE_EQ(rows[1].span, 18.5);
+  // Sweep 2: the first of two equally slow blocks is named.
+  EXPECT_EQ(rows[2].slowest, 0);
+  EXPECT_DOUBLE_EQ(rows[2].wmin, 8.5);
+  // The mean leaves out sweep 0 (whole-domain load, launch skew).
+  const std::string mean =
+      "mean of sweeps 1..2: work mean 10.00, max 12.00; arrivals spread 3.50; barrier 2.50; span 14.75";
+  EXPECT_NE(text.find(mean), std::string::npos) << text;
+  // Appends: a second launch adds its own table.
+  ASSERT_TRUE(append_perks_trace(path, "pipelined", "3d7pt fp32 jacobi", blocks, 1, stamps));
+  std::ifstream again(path);
+  const std::string both((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  EXPECT_NE(both.find("pipelined kernel, 3d7pt fp32 jacobi, 3 blocks, 1 sweeps (first 1 traced)"), std::string::npos);
+  EXPECT_EQ(sweep_rows(both).size(), 4u);
+  std::remove(path.c_str());
+}
+
+TEST(PerksTrace, TracesAtMostTheFirstSweepsAndReportsAFileItCannotOpen) {
+  std::vector<unsigned long long> stamps(perks_trace_slots(1), 0);
+  const std::string path = ::testing::TempDir() + "perks_trace_many.txt";
+  std::remove(path.c_str());
+  ASSERT_TRUE(append_perks_trace(path, "resident", "3d7pt fp64 apply", 1, 1000, stamps));
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("1000 sweeps (first 64 traced)"), std::string::npos) << text;
+  EXPECT_EQ(sweep_rows(text).size(), static_cast<std::size_t>(kPerksTracedSweeps));
+  std::remove(path.c_str());
+  EXPECT_FALSE(append_perks_trace("/nonexistent-dir/perks_trace.txt", "resident", "x", 1, 1, stamps));
+}
+
+}  // namespace
+}  // namespace perksolve::cuda_detail
