@@ -287,21 +287,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if constexpr (T::ROT) {
         // Unrolled so that every step's rotation is a constant: the first 2 RS steps (they complete nothing) one by
         // one, then copies of the 2 RS + 1 rotations from step 2 RS on.
-        constexpr int NR = 2 * RS + 1;
         static_for<0, 2 * RS>([&](auto I) {
           plane_step(std::integral_constant<int, decltype(I)::value>{}, decltype(I)::value, std::false_type{},
                      with_residual);
         });
-        for (int i = 2 * RS; i < P;) {
-          bool more = true;
-          static_for<0, NR>([&](auto K) {
-            if (more) {
-              plane_step(std::integral_constant<int, (2 * RS + decltype(K)::value) % NR>{}, i, std::true_type{},
-                         with_residual);
-              more = ++i < P;
-            }
-          });
-        }
+        rotating_steps<2 * RS + 1, 2 * RS>(
+            P, [&](auto RC, int i) { plane_step(RC, i, std::true_type{}, with_residual); });
       } else {
         using Shifted = std::integral_constant<int, -1>;
         for (int i = 0; i < 2 * RS; ++i) plane_step(Shifted{}, i, std::false_type{}, with_residual);

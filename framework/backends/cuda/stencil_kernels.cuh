@@ -48,6 +48,21 @@ __device__ __forceinline__ void static_for(F&& f) {
   }
 }
 
+// Steps i = I0 .. end - 1 of a plane loop unrolled by the NR rotations of its partial sums (Tune's ROT; stream_plane's
+// ROT = i % NR): step(rotation, i), the rotation a compile-time constant (std::integral_constant) of each copy.
+template <int NR, int I0, class Step>
+__device__ __forceinline__ void rotating_steps(int end, Step&& step) {
+  for (int i = I0; i < end;) {
+    bool more = true;
+    static_for<0, NR>([&](auto K) {
+      if (more) {
+        step(std::integral_constant<int, (I0 + decltype(K)::value) % NR>{}, i);
+        more = ++i < end;
+      }
+    });
+  }
+}
+
 // Geometry of a shape seen by the streaming kernel: in-plane (ix, iy) and streamed ds offsets.
 template <ShapeSpec S>
 struct StreamGeo {
@@ -1028,15 +1043,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     };
     if constexpr (T::ROT) {
       // Unrolled by the 2 RS + 1 output planes, so that plane i's rotation i % (2 RS + 1) is a constant of each copy.
-      for (int i = 0; i < P;) {
-        bool more = true;
-        static_for<0, 2 * RS + 1>([&](auto RC) {
-          if (more) {
-            plane(RC, i);
-            more = ++i < P;
-          }
-        });
-      }
+      rotating_steps<2 * RS + 1, 0>(P, plane);
     } else {
       for (int i = 0; i < P; ++i) plane(std::integral_constant<int, -1>{}, i);
     }
