@@ -39,6 +39,12 @@ __device__ __forceinline__ void pdl_enter() {
 #endif
 }
 bool pdl_enabled();  // cuda_backend.cu: PERKSOLVE_CUDA_PDL (default on)
+// The device clock shared by all SMs (ns; the persistent kernels' traces compare blocks on different SMs with it).
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 template <class... Params, class... Args>
 void pdl_launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                 Args&&... args) {

@@ -258,11 +258,7 @@ __device__ __forceinline__ void perks_stamp([[maybe_unused]] const PerksArgs<Rea
 #if PERKSOLVE_PERKS_TRACE_BUILD
   if (pa.timing == nullptr || t >= kPerksTracedSweeps) return;
   if (k == 1) __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long ns;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-    pa.timing[(t * gridDim.x + blockIdx.x) * kPerksStampsPerSweep + k] = ns;
-  }
+  if (threadIdx.x == 0) pa.timing[(t * gridDim.x + blockIdx.x) * kPerksStampsPerSweep + k] = global_ns();
 #endif
 }
 // How a sweep loop ended: sweeps done, rr of the last sweep's input (Jacobi), whether a threshold stopped it.

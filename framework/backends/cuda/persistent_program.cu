@@ -235,11 +235,7 @@ __device__ __forceinline__ void program_barrier() {
   else cg::this_grid().sync();
 }
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+using cuda_detail::global_ns;
 
 // Operations run in order by the whole grid (grid-stride loops), or, when small, by block 0 alone
 // (block-stride loops) while the other blocks go on to the next barrier. Each block reads an

@@ -235,8 +235,8 @@ struct SmallTuneSel {
 // shapes of radius >= 2, in apply mode, and in fp64 also in the modes with b (the 1024-wide tile of radius 2-4). Round
 // 24 of the sweep (H200, 16384^2, benchmarks/results/gpu-h200-2026-11-28-fp64-pipelined-rows/run3, each twice against
 // the production tile): fp64 2d13pt 0.876-0.877 -> 0.926, 2d17pt 0.729-0.733 -> 0.803-0.804, 2ds25pt 0.778-0.800 ->
-// 0.859-0.862, 2d21pt 0.878-0.881 -> 0.891-0.893, 2d25pt and 2ds9pt unchanged; fp32 2ds25pt 0.682-0.693 -> 0.758-0.764, 2d21pt 0.736-0.737 -> 0.774-0.780, 2d13pt / 2d17pt /
-// 2d25pt +2.5-3 %, 2ds9pt +1 %. fp64 Jacobi (run 7, perks_bench --sweep jacobi, three times each way): 2d17pt at
+// 0.859-0.862, 2d21pt 0.878-0.881 -> 0.891-0.893, 2d25pt and 2ds9pt unchanged; fp32 2ds25pt 0.682-0.693 ->
+// 0.758-0.764, 2d21pt 0.736-0.737 -> 0.774-0.780, 2d13pt / 2d17pt / 2d25pt +2.5-3 %, 2ds9pt +1 %. fp64 Jacobi (run 7, perks_bench --sweep jacobi, three times each way): 2d17pt at
 // 4096^2 126.5-127.6 -> 120.5-121.7 us per sweep, 2d13pt and 2d25pt within 1 % (ptxas: 93-120 registers, no spill).
 // Not for fp32 with b: the fp32 2d21pt Jacobi tile spilled (128 registers, 48 bytes) and lost 17 %; nor in 3D, where
 // nothing gained and 3d13pt fp64 lost an occupancy step (128 -> 139 registers).
