@@ -129,6 +129,9 @@ struct PersistentSweeps {
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0.0;  // domain cells kept on chip between sweeps
   bool rhs_on_chip = false;      // Jacobi: b was kept on chip too (every array of the iteration on chip)
+  // Resident kernel: the bricks at the faces of the streamed axis computed the ghost planes of their halo on chip
+  // between sweeps (framework/backends/cuda/brick_face_planes.hpp).
+  bool face_planes_on_chip = false;
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
   double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;

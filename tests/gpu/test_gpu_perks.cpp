@@ -89,10 +89,11 @@ long mismatches_with_ghosts(const FieldLayout& l, const std::vector<Real>& a, co
 
 // `cache`: -1 automatic, 0 none, > 0 bytes per block; `max_blocks` > 0 gives every block several items
 // (streaming, pipelined) or longer bricks (resident); `grid`: grid_for(s, grid); `rhs_on_chip` (resident
-// Jacobi): b kept on chip where it fits, or streamed through the kernel's ring. Returns whether b was on chip.
+// Jacobi): b kept on chip where it fits, or streamed through the kernel's ring. Returns the launch's outcome.
 template <class Real>
-bool check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache, long sweeps,
-                 int max_blocks, TestGrid grid = TestGrid::standard, bool rhs_on_chip = true, int cell_axis = 1) {
+PersistentSweeps check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache,
+                             long sweeps, int max_blocks, TestGrid grid = TestGrid::standard, bool rhs_on_chip = true,
+                             int cell_axis = 1) {
   const FieldLayout l = grid_for(s, grid);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
                            (sizeof(Real) == 8 ? " f64 " : " f32 ") + perks_kernel_name(kernel) + " cache " +
@@ -134,7 +135,7 @@ bool check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, Perks
                                                      faces, false);
   EXPECT_TRUE(res.ran) << "a compiled shape with constant coefficients runs persistently (the resident kernel: "
                           "the test grid fits)";
-  if (!res.ran) return false;
+  if (!res.ran) return res;
   if (kernel != PerksKernel::automatic) EXPECT_EQ(perks_kernel_name(res.kernel), perks_kernel_name(kernel));
   if (!(kind == SweepKind::jacobi && res.kernel == PerksKernel::resident && rhs_on_chip))
     EXPECT_FALSE(res.rhs_on_chip) << "b on chip only in the resident kernel's Jacobi sweeps, and only where asked";
@@ -169,7 +170,8 @@ bool check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, Perks
   const auto r2 = download(gpu, *src);
   const auto& g2 = g;
   EXPECT_EQ(mismatches_with_ghosts(l, g2, r2), 0) << "cells with ghosts differ (the kernel's boundary ghosts of its last iterate)";
-  return res.rhs_on_chip;
+  if (res.kernel != PerksKernel::resident) EXPECT_FALSE(res.face_planes_on_chip) << "face planes: resident kernel only";
+  return res;
 }
 
 template <class Real>
@@ -178,7 +180,7 @@ void all_shapes_test() {
   std::vector<Stencil> stencils;
   for (const auto& name : perks_shape_names()) stencils.push_back(perks_stencil(name));
   stencils.push_back(laplacian_27pt_fe(0.1));  // the symmetric (CSE) kernel
-  int on_chip = 0, resident_jacobi = 0;
+  int on_chip = 0, resident_jacobi = 0, face_planes = 0, face_plane_shapes = 0;
   for (const Stencil& s : stencils)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
       // Streaming: cache off, a few planes with several items per block, the whole domain.
@@ -186,8 +188,26 @@ void all_shapes_test() {
         check_shape(*gpu, s, kind, PerksKernel::streaming, cache, 7, cache == 40000L ? 16 : 0);
       // Resident: short bricks on every SM, and (3D) 32 blocks with bricks of 5 planes; Jacobi with b on chip
       // where it fits (most shapes on these grids) and streamed.
-      const bool chip = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
-      const bool chip32 = s.dim() == 3 && check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
+      // Face planes (the bricks at the streamed axis's faces compute their ghost planes on chip): the shapes of radius
+      // >= 2 (perks_resident.cuh: kResidentFacePlanes, less two Jacobi kernels), where the first and the last brick own
+      // the cells those ghosts mirror (so far every launch of these grids).
+      const PersistentSweeps short_bricks = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
+      const bool chip = short_bricks.rhs_on_chip;
+      bool chip32 = false;
+      if (s.radius() >= 2) {
+        face_planes += short_bricks.face_planes_on_chip;
+        ++face_plane_shapes;
+      } else {
+        EXPECT_FALSE(short_bricks.face_planes_on_chip) << "radius 1: no face planes";
+      }
+      if (s.dim() == 3) {
+        const PersistentSweeps long_bricks = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
+        chip32 = long_bricks.rhs_on_chip;
+        if (s.radius() >= 2) {
+          face_planes += long_bricks.face_planes_on_chip;
+          ++face_plane_shapes;
+        }
+      }
       if (kind == SweepKind::jacobi) {
         on_chip += chip + chip32;
         resident_jacobi += 1 + (s.dim() == 3);
@@ -196,6 +216,8 @@ void all_shapes_test() {
       }
     }
   std::printf("resident Jacobi with b on chip: %d of %d launches\n", on_chip, resident_jacobi);
+  std::printf("resident launches of radius >= 2 with face planes on chip: %d of %d\n", face_planes, face_plane_shapes);
+  EXPECT_GE(4 * face_planes, 3 * face_plane_shapes) << "face planes on chip in most resident launches of radius >= 2";
   EXPECT_GE(2 * on_chip, resident_jacobi) << "b on chip in at least half of the resident Jacobi launches";
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }
@@ -209,8 +231,11 @@ void resident_sanitizer_case(const std::vector<std::string>& names) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
   for (const std::string& name : names) {
     check_shape(*gpu, perks_stencil(name), SweepKind::apply, PerksKernel::resident, -1, 7, 0);
-    EXPECT_TRUE(check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0))
-        << name << ": b on chip (fits on this grid)";
+    const PersistentSweeps jacobi =
+        check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0);
+    EXPECT_TRUE(jacobi.rhs_on_chip) << name << ": b on chip (fits on this grid)";
+    if (perks_stencil(name).radius() >= 2 && perks_stencil(name).radius() <= 4)  // kResidentFacePlanes
+      EXPECT_TRUE(jacobi.face_planes_on_chip) << name << ": face planes on chip";
     check_shape(*gpu, perks_stencil(name), SweepKind::jacobi, PerksKernel::resident, -1, 7, 0, TestGrid::standard,
                 false);
   }
@@ -262,13 +287,19 @@ TEST(CudaPerks, PipelinedSanitizerCaseRowTileDouble) {
 // input iterate, with the residual the sweep-by-sweep loop measures (jacobi_sweep) at the same iteration; the
 // history holds the residuals of the check sweeps and the last one, NaN elsewhere (the resident kernel does not
 // compute those).
+// radius 2: a diagonally dominant 13-point star (centre 13, the others -1; the damped Jacobi iteration contracts), on
+// which the resident kernel computes its face planes on chip and writes the face ghosts before the check sweeps only.
 template <class Real>
-void jacobi_stop_test(PerksKernel kernel) {
+void jacobi_stop_test(PerksKernel kernel, int radius = 1) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
-  const Stencil A = laplacian_7pt(1.0, 1.0, 1.0);
+  Stencil A = laplacian_7pt(1.0, 1.0, 1.0);
+  if (radius == 2) {
+    A = perks_stencil("3d13pt");
+    for (int i = 0; i < A.size(); ++i) A.coeffs[i] = i == A.center_index() ? 13.0 : -1.0;
+  }
   FieldLayout l;
   l.n = {63, 61, 59};
-  l.ghost = {1, 1, 1};
+  l.ghost = {radius, radius, radius};
   l.align = kGridRowAlign;
   std::vector<BoundaryFace> faces;
   for (int a = 0; a < 3; ++a)
@@ -320,6 +351,7 @@ void jacobi_stop_test(PerksKernel kernel) {
   const PersistentSweeps res = gpu->persistent_sweeps(A, q, b.get(), *x, *y, faces, true);
   ASSERT_TRUE(res.ran);
   EXPECT_EQ(perks_kernel_name(res.kernel), perks_kernel_name(kernel));
+  if (kernel == PerksKernel::resident) EXPECT_EQ(res.face_planes_on_chip, radius >= 2);
   EXPECT_TRUE(res.stopped);
   EXPECT_EQ(res.sweeps, k_stop + 1);
   // The same squared residuals, summed over a different block partition: equal to rounding.
@@ -338,6 +370,8 @@ TEST(CudaPerks, JacobiStopsInKernelDouble) { jacobi_stop_test<double>(PerksKerne
 TEST(CudaPerks, JacobiStopsInKernelFloat) { jacobi_stop_test<float>(PerksKernel::streaming); }
 TEST(CudaPerks, JacobiStopsInResidentKernelDouble) { jacobi_stop_test<double>(PerksKernel::resident); }
 TEST(CudaPerks, JacobiStopsInResidentKernelFloat) { jacobi_stop_test<float>(PerksKernel::resident); }
+TEST(CudaPerks, JacobiStopsInResidentKernelRadius2Double) { jacobi_stop_test<double>(PerksKernel::resident, 2); }
+TEST(CudaPerks, JacobiStopsInResidentKernelRadius2Float) { jacobi_stop_test<float>(PerksKernel::resident, 2); }
 TEST(CudaPerks, JacobiStopsInPipelinedKernelDouble) { jacobi_stop_test<double>(PerksKernel::pipelined); }
 TEST(CudaPerks, JacobiStopsInPipelinedKernelFloat) { jacobi_stop_test<float>(PerksKernel::pipelined); }
 

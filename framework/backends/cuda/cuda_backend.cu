@@ -1011,6 +1011,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.cache_planes = launch.cache_planes;
   res.cached_fraction = launch.cached_fraction;
   res.rhs_on_chip = launch.rhs_on_chip;
+  res.face_planes_on_chip = launch.face_planes_on_chip;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

@@ -311,6 +311,28 @@ struct FaceBoxGhosts {
   __host__ __device__ long total() const { return slab[0] + slab[1] + slab[2]; }
 };
 
+// The slab sizes of g from its candidate ranges.
+__device__ __forceinline__ void face_box_count_slabs(FaceBoxGhosts& g) {
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    long n = g.count[a][0] + g.count[a][2];
+#pragma unroll
+    for (int b = 0; b < 3; ++b) {
+      if (b < a) n *= g.count[b][1];
+      if (b > a) n *= g.count[b][0] + g.count[b][1] + g.count[b][2];
+    }
+    g.slab[a] = n;
+  }
+}
+
+// The box's ghosts less every cell outside the owned box along axis B (corners included): the resident PERKS
+// kernel's bricks keep the ghosts of the streamed axis's faces on chip between sweeps (brick_face_planes.hpp).
+template <int B>
+__device__ __forceinline__ void face_box_drop_ghosts_along(FaceBoxGhosts& g) {
+  g.count[B][0] = g.count[B][2] = 0;
+  face_box_count_slabs(g);
+}
+
 template <class Real>
 __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, const FaceSet<Real>& fs,
                                                          const int (&lo)[3], const int (&hi)[3]) {
@@ -340,16 +362,7 @@ __device__ __forceinline__ FaceBoxGhosts face_box_ghosts(const FieldLayout& l, c
       g.count[b][2 * s] = d0 < 0 ? 0 : d1 - d0 + 1;
     }
   }
-#pragma unroll
-  for (int a = 0; a < 3; ++a) {
-    long n = g.count[a][0] + g.count[a][2];
-#pragma unroll
-    for (int b = 0; b < 3; ++b) {
-      if (b < a) n *= g.count[b][1];
-      if (b > a) n *= g.count[b][0] + g.count[b][1] + g.count[b][2];
-    }
-    g.slab[a] = n;
-  }
+  face_box_count_slabs(g);
   return g;
 }
 

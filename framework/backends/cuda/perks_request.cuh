@@ -34,6 +34,7 @@ struct PerksLaunch {
   int blocks = 0, threads = 0, cache_planes = 0;
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
   bool rhs_on_chip = false;    // Jacobi: b kept on chip for the launch (resident kernel)
+  bool face_planes_on_chip = false;  // resident: the ghost planes of the streamed axis's faces computed on chip
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

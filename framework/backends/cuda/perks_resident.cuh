@@ -19,6 +19,10 @@
 //     and the last sweep (perks_needs_residual; a plane loop without it otherwise).
 //  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
 //     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
+//     Face planes (pa.face_planes_on_chip, brick_face_planes.hpp): a brick at a face of the streamed axis computes
+//     the ghost planes of its halo from its own planes after the loads of step 1 (the in-plane ghosts of its source
+//     planes included, which the loads bring), so its fill leaves those ghosts out except where every output goes
+//     to global memory.
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
 // with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
 #pragma once
@@ -26,6 +30,7 @@
 #include <climits>
 #include <type_traits>
 
+#include "framework/backends/cuda/brick_face_planes.hpp"
 #include "framework/backends/cuda/perks_model.hpp"
 #include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/perks_sweep_common.cuh"
@@ -83,6 +88,19 @@ struct ResidentTuneSel {
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
 };
 
+// Where the resident kernel has face planes (brick_face_planes.hpp; pa.face_planes_on_chip adds the run-time
+// conditions). Measured on the H200, small domains, two runs each way
+// (benchmarks/results/gpu-h200-2026-11-29-face-planes, run 1), per sweep: every shape of radius >= 2 gained in apply,
+// 2d17pt fp32 24.7-25.3 -> 17.0-17.8 us, 2ds25pt fp32 23.4-24.6 -> 18.0, 2d13pt fp32 19.1-19.7 -> 15.3, 3d13pt fp64
+// 18.7-19.5 -> 17.0-17.4; so did their Jacobi sweeps (2d17pt fp64 18.7-19.1 -> 15.0-15.2 us) except fp32 2d21pt
+// (25.7-26.0 -> 28.2-28.4 us) and fp64 2ds25pt (19.5-19.6 -> 21.0-21.1 us), which are left out. The radius-1 shapes
+// lost up to 10 % (means of the two runs: poisson fp64 apply and fp32 Jacobi +10 %, 2d5pt fp32 Jacobi +9 %; the fp32 3D
+// apply sweeps within 2 %): their face ghosts are one plane, the trace had found those kernels balanced (run 4 of
+// gpu-h200-2026-11-28-rotating-resident), and the code cost them more than it saved.
+template <class Real, ShapeSpec S, bool HASB>
+inline constexpr bool kResidentFacePlanes =
+    S.radius >= 2 && !(HASB && S.dim == 2 && (sizeof(Real) == 4 ? S.radius == 5 : S.radius == 6));
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
@@ -134,6 +152,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (live && perks_read_in_plane<RX, RY>(pa, ox, oy, x0, y0, xe, ye)) ring_mask |= bit;
       goff[jy][jx] = ox + oy * static_cast<int>(a.row_stride);
     }
+  // Face planes: this brick computes the ghost planes below (face_lo) / above (face_hi) its chunk on chip.
+  constexpr bool kFacePlanes = kResidentFacePlanes<Real, S, kJacobi>;
+  const bool face_lo = kFacePlanes && pa.face_planes_on_chip && s0 == 0;
+  const bool face_hi = kFacePlanes && pa.face_planes_on_chip && s0 + len == a.ns;
   // Output planes that others read (perks_read_plane), as a range evaluated once.
   const PerksPrivatePlanes private_planes = perks_private_planes<RS>(pa, s0, len);
   // Load windows in brick coordinates (row, col) = (y - y0 + HY, x - x0 + HX): a halo plane loads the whole
@@ -163,6 +185,26 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     const bool ok = gx >= -a.gx && gx < a.nx + a.gx && gy >= -a.gy && gy < a.ny + a.gy;
     const long go = static_cast<long>(s0 - RS + p) * a.step + gx + static_cast<long>(gy) * a.row_stride;
     cp_async_elem<sizeof(Real)>(brick + static_cast<long>(p) * C::PLANE + row * C::SW + col, ok ? src + go : src, ok);
+  };
+  // The ghost planes of a face of the streamed axis (rule r; low: below the chunk), computed from the brick's owned
+  // planes over the load window: the face's rule applied to the cell of the mirrored plane in the same row and column
+  // (whose in-plane ghosts hold the other faces' rules already: the composed rule in axis order, face_ghost_value).
+  auto face_planes = [&](const boundary_rule::FaceRule<Real> r, bool low) {
+    const int p0 = low ? 0 : len + RS;
+    for (int idx = tid; idx < RS * FULL; idx += C::NT) {
+      const int hp = idx / FULL, w = idx - hp * FULL;
+      const int row = w / C::TW, col = w - row * C::TW;
+      if (!(row < fh && in_window_x(col))) continue;
+      const int p = p0 + hp;
+      const int d = brick_face_plane_distance(low, p, len, RS);
+      const int cell = row * C::SW + col;
+      Real v = r.value;
+      if (!boundary_rule::ghost_is_constant(r, d)) {
+        const int ps = boundary_rule::mirror_index(r, a.ns, d) - s0 + RS;
+        v = boundary_rule::ghost_value(r, d, brick[ps * C::PLANE + cell]);
+      }
+      brick[p * C::PLANE + cell] = v;
+    }
   };
   // Ring: b of the outputs completed at step k (plane s0 + k - 2 RS) into slot k % NB; one commit group per k.
   auto issue_b = [&](int k) {
@@ -203,7 +245,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
           p = hp < RS ? hp : len + hp;
           row = w / C::TW;
           col = w - row * C::TW;
-          in = row < fh && in_window_x(col);
+          in = row < fh && in_window_x(col) && !(hp < RS ? face_lo : face_hi);
         } else {
           const int k = idx - n_halo;
           const int pp = k / RING, r = k - pp * RING;
@@ -229,6 +271,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     for (int k = 0; k < NB - 1; ++k) issue_b(k);  // (empty groups in apply mode)
     cp_async_wait<NB - 1>();                       // the brick's loads (and b of step 0) are in
     __syncthreads();
+    if (t > 0 && (face_lo || face_hi)) {
+      constexpr int SA = C::D3 ? 2 : 1;
+      if (face_lo) face_planes(pa.faces.rule[SA][0], true);
+      if (face_hi) face_planes(pa.faces.rule[SA][1], false);
+      __syncthreads();
+    }
 
     // ---- 2. compute, plane by plane, in place (Jacobi: the residual only where it is needed) ----
     double rsum = 0.0;
@@ -307,10 +355,14 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     }
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
-    perks_fill_box_ghosts<C::NT, 4, C::D3>(pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) {
-      const int z = C::D3 ? c[2] : c[1], y = C::D3 ? c[1] : 0;
-      return brick[static_cast<long>(z - s0 + RS) * C::PLANE + (y - y0 + C::HY) * C::SW + (c[0] - x0 + C::HX)];
-    });
+    //     (face planes: the streamed axis's ghosts only where every output goes to global memory)
+    perks_fill_box_ghosts<C::NT, 4, C::D3>(
+        pa, t, x0, xe, y0, ye, s0, len,
+        [&](const int (&c)[3]) {
+          const int z = C::D3 ? c[2] : c[1], y = C::D3 ? c[1] : 0;
+          return brick[static_cast<long>(z - s0 + RS) * C::PLANE + (y - y0 + C::HY) * C::SW + (c[0] - x0 + C::HX)];
+        },
+        !kFacePlanes || store_all || !pa.face_planes_on_chip);
     return rsum;
   });
   perks_store_result(pa, end);
@@ -404,6 +456,17 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   fill_perks_args<Real, S.dim>(pa, pr);
   // (keep_x/y/s stay set although the brick's ghost fill reads its sources from the brick: without those
   // edge-cell stores the H100 measured 1.5 % slower sweeps, 25 of 26 small cases; face-fusion results, run5.)
+  // Face planes where the first and the last brick own the cells their ghost planes mirror (brick_face_planes.hpp).
+  {
+    constexpr int SA = S.dim == 3 ? 2 : 1;
+    int first_s0 = 0, first_len = 0, last_s0 = 0, last_len = 0;
+    stream_chunk_planes(stream_chunks(a), 0, first_s0, first_len);
+    stream_chunk_planes(stream_chunks(a), a.items / a.tiles - 1, last_s0, last_len);
+    const cuda_ops::FaceSet<Real>& fs = pr.faces;
+    pa.face_planes_on_chip = kResidentFacePlanes<Real, S, kHasB> && brick_face_planes_on_chip(
+        cuda_ops::face_fill_reads_owned_cells_only(r.layout, fs), fs.has[SA][0], fs.has[SA][1], fs.rule[SA][0],
+        fs.rule[SA][1], static_cast<int>(a.ns), G::RS, first_len, last_s0);
+  }
   pa.cache_planes = a.chunk;
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(a.items)),
@@ -415,6 +478,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   out.cache_planes = a.chunk;
   out.cached_fraction = 1.0;
   out.rhs_on_chip = pa.rhs_on_chip;
+  out.face_planes_on_chip = pa.face_planes_on_chip;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }

@@ -33,6 +33,7 @@ struct PerksArgs {
   bool const_ghosts; // some face has constant ghosts (a vertex-centred Dirichlet face)
   bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
   bool rhs_on_chip;     // resident Jacobi: b of every owned plane stays in shared memory (else a ring streams it)
+  bool face_planes_on_chip;  // resident: the bricks at the streamed axis's faces compute their ghost planes on chip
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
@@ -112,12 +113,14 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 //  * The cached streaming kernel reads them from the new iterate in global memory, U = 1: inside its item loop
 //    a batch's registers made 1024-thread tiles (64-register cap) spill, 2x slower per sweep. The pipelined kernel
 //    calls the fill out of line instead (perks_fill_item_ghosts_call).
+// streamed_faces = false leaves out the ghosts outside along the streamed axis (the resident kernel's face planes).
 template <int NT, int U, bool D3, class Real, class ValueAt>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
-                                                      int s0, int len, ValueAt&& value_at) {
+                                                      int s0, int len, ValueAt&& value_at, bool streamed_faces = true) {
   const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
   const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
-  const cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
+  cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
+  if (!streamed_faces) cuda_ops::face_box_drop_ghosts_along<D3 ? 2 : 1>(g);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   cuda_ops::fill_box_face_ghosts<NT, U>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
