@@ -26,9 +26,12 @@ namespace perksolve::cuda_detail {
 // Blocks per SM promised to the compiler: the tile's own, and for the 3D tiles of <= 256 threads at least 2
 // (at most 128 registers). Their per-sweep kernels fit 128 registers and run 2 blocks per SM; the sweep loop's
 // extra state pushed some persistent copies to 130-134 registers, one block per SM and 0.80 of the per-sweep
-// rate (3d13pt fp64 at 384^3). With the cap ptxas spills nothing there. Not for 3D fp32 R >= 2 (its per-sweep
-// kernel needs ~146 registers; capped, 148 bytes spill) nor for the 2D tiles (wide-star Jacobi spills 88-168
-// bytes), which keep the tile's own bound, except the fp32 256-thread row tile (NarrowRowTile) for the 2D shapes of
+// rate (3d13pt fp64 at 384^3). With the cap ptxas spills nothing there. The same for the 3D fp32 R >= 2 tiles of at
+// most 4 rows per thread (MY; the Jacobi sweeps' tile of 3d13pt: per-sweep kernel 118 registers, the pipelined copy
+// 182, one block per SM and 0.76 of the per-sweep rate at 384^3; bound, 0.85: benchmarks/results/
+// gpu-h200-2026-11-29-face-planes, runs 3-4). Not for those of 8 rows (their per-sweep kernel needs ~146-156
+// registers; capped, 148 bytes spill) nor for the 2D tiles (wide-star Jacobi spills 88-168 bytes), which keep the
+// tile's own bound, except the fp32 256-thread row tile (NarrowRowTile) for the 2D shapes of
 // radius <= 3 and >= 25 points (2d25pt): 3. The per-sweep kernels of 2d13pt and 2d25pt on that tile fit 80 registers
 // and run three blocks per SM; their pipelined copies took the 128 registers of the tile's bound of two and ran two
 // (ptxas -v). Bound to three (80 registers, 28-50 bytes of spill stores), measured on the H200 at 6898^2 against the
@@ -38,7 +41,8 @@ namespace perksolve::cuda_detail {
 template <class Real, int DIM, int KIND, int RADIUS, class T>
 constexpr int pipelined_min_blocks() {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
-  constexpr bool cap = DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1);
+  constexpr bool cap =
+      DIM == 3 && T::BXT * T::BYT <= 256 && T::MINB < 2 && (sizeof(Real) == 8 || RADIUS == 1 || T::MY <= 4);
   constexpr bool narrow_rows =
       DIM == 2 && sizeof(Real) == 4 &&
       std::is_same_v<tune_rot<T, false>,
