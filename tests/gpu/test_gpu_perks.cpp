@@ -191,22 +191,22 @@ void all_shapes_test() {
       // Face planes (the bricks at the streamed axis's faces compute their ghost planes on chip): the shapes of radius
       // >= 2 (perks_resident.cuh: kResidentFacePlanes, less two Jacobi kernels), where the first and the last brick own
       // the cells those ghosts mirror (so far every launch of these grids).
+      auto tally_face_planes = [&](const PersistentSweeps& res) {
+        if (s.radius() >= 2) {
+          face_planes += res.face_planes_on_chip;
+          ++face_plane_shapes;
+        } else {
+          EXPECT_FALSE(res.face_planes_on_chip) << "radius 1: no face planes";
+        }
+      };
       const PersistentSweeps short_bricks = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0);
       const bool chip = short_bricks.rhs_on_chip;
+      tally_face_planes(short_bricks);
       bool chip32 = false;
-      if (s.radius() >= 2) {
-        face_planes += short_bricks.face_planes_on_chip;
-        ++face_plane_shapes;
-      } else {
-        EXPECT_FALSE(short_bricks.face_planes_on_chip) << "radius 1: no face planes";
-      }
       if (s.dim() == 3) {
         const PersistentSweeps long_bricks = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
         chip32 = long_bricks.rhs_on_chip;
-        if (s.radius() >= 2) {
-          face_planes += long_bricks.face_planes_on_chip;
-          ++face_plane_shapes;
-        }
+        tally_face_planes(long_bricks);
       }
       if (kind == SweepKind::jacobi) {
         on_chip += chip + chip32;
