@@ -1,7 +1,7 @@
 // The summary that PERKSOLVE_PERKS_TRACE appends per persistent PERKS launch (framework/backends/cuda/perks_trace.hpp),
 // from hand-made stamps: per sweep the blocks' work time (min, mean, max, the slowest block), the spread of their
 // arrivals at the device-wide barrier, the barrier's own latency and the sweep's span; then the mean over the sweeps
-// after the first. A file that cannot be opened is reported, not ignored.
+// after the first, and the blocks by their mean work time. A file that cannot be opened is reported, not ignored.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -69,6 +69,10 @@ TEST(PerksTrace, SummarisesTheBlocksStampsPerSweep) {
   const std::string mean =
       "mean of sweeps 1..2: work mean 10.00, max 12.00; arrivals spread 3.50; barrier 2.50; span 14.75";
   EXPECT_NE(text.find(mean), std::string::npos) << text;
+  // Per block over sweeps 1..2: block 1 (14, 8.5), block 2 (9.5, 10), block 0 (8, 10), the slowest first.
+  EXPECT_NE(text.find("blocks by mean work of sweeps 1..2 (block:us), slowest: 1:11.25 2:9.75 0:9.00\n"),
+            std::string::npos)
+      << text;
   // Appends: a second launch adds its own table.
   ASSERT_TRUE(append_perks_trace(path, "pipelined", "3d7pt fp32 jacobi", blocks, 1, stamps));
   std::ifstream again(path);

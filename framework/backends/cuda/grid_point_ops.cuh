@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "framework/backend/boundary_rule.hpp"
 #include "framework/backend/transfer_rule.hpp"
 #include "framework/backends/cuda/face_slab_walk.hpp"
@@ -418,20 +420,20 @@ __device__ __forceinline__ void face_box_ghost(const FieldLayout& l, const FaceS
 // visible to the block first (__syncthreads after its stores). U cells per thread and step, all their sources
 // read before any store: one memory latency per U cells (sources are owned cells, never ghosts). Between the
 // loads and the stores a cell keeps its destination, its value and one word for its distances and sides
-// (pack_ghost_code), 4-5 registers per cell instead of 10-11.
+// (pack_ghost_code), 4-5 registers per cell instead of 10-11. fill_box_face_ghost_range walks the cells
+// [k0, k1) of the box's numbering.
 template <int NT, int U, class Real, class ValueAt>
-__device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
-                                                     const FaceBoxGhosts& g, ValueAt&& value_at) {
-  const long total = g.total();
-  const bool small = total < (1L << 20);  // divmod_small is exact below 2^20
-  for (long base = threadIdx.x; base < total; base += static_cast<long>(NT) * U) {
+__device__ __forceinline__ void fill_box_face_ghost_range(Real* __restrict__ f, const FieldLayout& l,
+                                                          const FaceSet<Real>& fs, const FaceBoxGhosts& g, long k0,
+                                                          long k1, bool small, ValueAt&& value_at) {
+  for (long base = k0 + threadIdx.x; base < k1; base += static_cast<long>(NT) * U) {
     long at[U];
     unsigned code[U];
     Real v[U];
 #pragma unroll
     for (int j = 0; j < U; ++j) {
       const long k = base + static_cast<long>(j) * NT;
-      if (k < total) {
+      if (k < k1) {
         int idx[3], src[3], dist[3], side[3];
         face_box_ghost(l, fs, g, k, small, idx, src, dist, side);
         v[j] = value_at(src);
@@ -441,12 +443,203 @@ __device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const
     }
 #pragma unroll
     for (int j = 0; j < U; ++j)
-      if (base + static_cast<long>(j) * NT < total) {
+      if (base + static_cast<long>(j) * NT < k1) {
         int dist[3], side[3];
         unpack_ghost_code(code[j], dist, side);
         f[at[j]] = face_ghost_value(fs, dist, side, -1, v[j]);
       }
   }
+}
+template <int NT, int U, class Real, class ValueAt>
+__device__ __forceinline__ void fill_box_face_ghosts(Real* __restrict__ f, const FieldLayout& l, const FaceSet<Real>& fs,
+                                                     const FaceBoxGhosts& g, ValueAt&& value_at) {
+  const long total = g.total();
+  const bool small = total < (1L << 20);  // divmod_small is exact below 2^20
+  fill_box_face_ghost_range<NT, U>(f, l, fs, g, 0, total, small, value_at);
+}
+
+// 16 bytes of Real: one vector load or store.
+template <class Real>
+using Vec16 = std::conditional_t<sizeof(Real) == 8, double2, float4>;
+template <class Real>
+inline constexpr int kVec16 = 16 / static_cast<int>(sizeof(Real));
+
+// The first n (<= kVec16) of w at p: one 16-byte store where `aligned` and n == kVec16, else element by element.
+template <class Real>
+__device__ __forceinline__ void store_segment(Real* p, const Real (&w)[kVec16<Real>], int n, bool aligned) {
+  if (aligned && n == kVec16<Real>) {
+    if constexpr (kVec16<Real> == 2) *reinterpret_cast<Vec16<Real>*>(p) = Vec16<Real>{w[0], w[1]};
+    else *reinterpret_cast<Vec16<Real>*>(p) = Vec16<Real>{w[0], w[1], w[2], w[3]};
+  } else {
+#pragma unroll
+    for (int e = 0; e < kVec16<Real>; ++e)
+      if (e < n) p[e] = w[e];
+  }
+}
+
+// Row segments per thread and step of a fill that takes u cells per step: u / kVec16, at least one.
+template <class Real>
+constexpr int segments_per_step(int u) {
+  return u / kVec16<Real> > 0 ? u / kVec16<Real> : 1;
+}
+
+// Whether the rows of layout l start on 16-byte boundaries at owned x = 0 (kGridRowAlign), so that a run of cells
+// from an x that is a multiple of kVec16 is one 16-byte vector in every row, ghost rows included (FieldLayout::index:
+// lead() + ghost[0] and the row strides are multiples of align); the allocation itself is 16-byte aligned.
+template <class Real>
+__host__ __device__ __forceinline__ bool rows_hold_vec16(const FieldLayout& l) {
+  return l.align % kVec16<Real> == 0;
+}
+
+// fill_box_face_ghosts with the ghosts outside along y or z walked by row segments. In slabs 1 and 2 of the box's
+// numbering x is owned: their cells are rows of the box's own x range (g.count[0][1] cells from x = g.first[0][1]),
+// so a segment of V = kVec16 cells of a row shares one decode (face_box_ghost of its first cell; the cells differ in
+// x alone, and the composed rule does not depend on x there). Where `aligned` (rows_hold_vec16 and the box's x range
+// starting on a multiple of V) a whole segment is stored as one 16-byte vector, and load_segment(src, n, aligned, v)
+// may read it as one (v[e] = the source value at src + e along x, e < n <= V). The cell-by-cell decode cost ~270
+// instructions per ghost cell (docs/perf/perks.md), and one source load per cell and step made a 2D brick's
+// streamed-axis face (R rows of the tile's width) a chain of dependent round trips to memory. Slab 0 (the x faces'
+// ghosts and every corner) stays cell by cell (U per step). US segments per thread and step.
+template <int NT, int U, int US, class Real, class ValueAt, class LoadSegment>
+__device__ __forceinline__ void fill_box_face_ghosts_by_rows(Real* __restrict__ f, const FieldLayout& l,
+                                                             const FaceSet<Real>& fs, const FaceBoxGhosts& g,
+                                                             bool aligned, ValueAt&& value_at,
+                                                             LoadSegment&& load_segment) {
+  constexpr int V = kVec16<Real>;
+  const long total = g.total();
+  const bool small = total < (1L << 20);  // divmod_small is exact below 2^20
+  fill_box_face_ghost_range<NT, U>(f, l, fs, g, 0, g.slab[0], small, value_at);
+  const int width = g.count[0][1];
+  const long row_cells = g.slab[1] + g.slab[2];
+  if (row_cells == 0) return;
+  const unsigned per_row = static_cast<unsigned>((width + V - 1) / V);
+  const unsigned segments = static_cast<unsigned>(row_cells / width) * per_row;
+  for (unsigned base = threadIdx.x; base < segments; base += static_cast<unsigned>(NT) * US) {
+    long at[US];
+    unsigned code[US];
+    int n[US];
+    Real v[US][V];
+#pragma unroll
+    for (int j = 0; j < US; ++j) {
+      const unsigned m = base + static_cast<unsigned>(j) * NT;
+      n[j] = 0;
+      if (m < segments) {
+        unsigned c;
+        const unsigned row = small ? divmod_small(m, per_row, c) : m / per_row;
+        if (!small) c = m - row * per_row;
+        const int x = static_cast<int>(c) * V;
+        int idx[3], src[3], dist[3], side[3];
+        face_box_ghost(l, fs, g, g.slab[0] + static_cast<long>(row) * width + x, small, idx, src, dist, side);
+        n[j] = width - x < V ? width - x : V;
+        load_segment(src, n[j], aligned, v[j]);
+        at[j] = l.index(idx[0], idx[1], idx[2]);
+        code[j] = pack_ghost_code(dist, side);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < US; ++j)
+      if (n[j] > 0) {
+        int dist[3], side[3];
+        unpack_ghost_code(code[j], dist, side);
+        Real w[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) w[e] = face_ghost_value(fs, dist, side, -1, v[j][e]);
+        store_segment(f + at[j], w, n[j], aligned);
+      }
+  }
+}
+
+// load_segment for fill_box_face_ghosts_by_rows when the sources are in f itself (global memory): one 16-byte load
+// for a whole aligned segment.
+template <class Real>
+struct LoadSegmentFromField {
+  const Real* f;
+  const FieldLayout* l;
+  __device__ __forceinline__ void operator()(const int (&src)[3], int n, bool aligned, Real (&v)[kVec16<Real>]) const {
+    const Real* p = f + l->index(src[0], src[1], src[2]);
+    if (aligned && n == kVec16<Real>) {
+      const Vec16<Real> t = *reinterpret_cast<const Vec16<Real>*>(p);
+      if constexpr (kVec16<Real> == 2) v[0] = t.x, v[1] = t.y;
+      else v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+    } else {
+#pragma unroll
+      for (int e = 0; e < kVec16<Real>; ++e) v[e] = e < n ? p[e] : Real(0);
+    }
+  }
+};
+
+// Slab A >= 1 of fill_face_slabs_in_grid by row segments. x is owned there, so the slab's cells are rows of l.n[0]
+// cells from x = 0, and a segment of V = kVec16 cells of a row shares one decode (face_slab_ghost of its first cell)
+// and, where `aligned` (rows_hold_vec16), one 16-byte load and store. The threads share the segments as
+// fill_face_slab_in_grid shares cells (`before` counts segments here). US segments per thread and step.
+template <int A, int US, class Real>
+__device__ __forceinline__ void fill_face_slab_rows_in_grid(Real* __restrict__ f, const FieldLayout& l,
+                                                            const FaceSet<Real>& fs, bool aligned, unsigned me,
+                                                            unsigned threads, unsigned& before) {
+  static_assert(A >= 1, "slab 0 (the x faces) has no rows of owned x");
+  constexpr int V = kVec16<Real>;
+  const unsigned width = static_cast<unsigned>(l.n[0]);
+  const unsigned count = static_cast<unsigned>(fs.slab[A]);
+  if (count == 0) return;
+  const unsigned per_row = (width + V - 1) / V;
+  const unsigned segments = count / width * per_row;
+  const unsigned first = face_slab_first_cell(me, before, threads);
+  before = face_slabs_walked(before, segments, threads);
+  for (unsigned m0 = first; m0 < segments; m0 += threads * US) {
+    long at[US];
+    unsigned code[US];
+    int n[US];
+    Real v[US][V];
+#pragma unroll
+    for (int j = 0; j < US; ++j) {
+      const unsigned m = m0 + j * threads;
+      n[j] = 0;
+      int idx[3], src[3], dist[3], side[3], restart;
+      const unsigned row = m / per_row;
+      const unsigned x = (m - row * per_row) * V;
+      if (m < segments && face_slab_ghost<A>(l, fs, row * width + x, idx, src, dist, side, restart)) {
+        n[j] = width - x < V ? static_cast<int>(width - x) : V;
+        const Real* p = f + l.index(src[0], src[1], src[2]);
+        if (restart >= 0) {
+#pragma unroll
+          for (int e = 0; e < V; ++e) v[j][e] = Real(0);
+        } else if (aligned && n[j] == V) {
+          const Vec16<Real> t = *reinterpret_cast<const Vec16<Real>*>(p);
+          if constexpr (V == 2) v[j][0] = t.x, v[j][1] = t.y;
+          else v[j][0] = t.x, v[j][1] = t.y, v[j][2] = t.z, v[j][3] = t.w;
+        } else {
+#pragma unroll
+          for (int e = 0; e < V; ++e) v[j][e] = e < n[j] ? p[e] : Real(0);
+        }
+        at[j] = l.index(idx[0], idx[1], idx[2]);
+        code[j] = pack_ghost_code(dist, side, restart);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < US; ++j)
+      if (n[j] > 0) {
+        int dist[3], side[3], restart;
+        unpack_ghost_code(code[j], dist, side, restart);
+        Real w[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) w[e] = face_ghost_value(fs, dist, side, restart, v[j][e]);
+        store_segment(f + at[j], w, n[j], aligned);
+      }
+  }
+}
+
+// fill_face_slabs_in_grid with slabs 1 and 2 (the y and z faces' ghosts, whose rows are whole x rows) by row segments
+// (fill_face_slab_rows_in_grid); slab 0 cell by cell, U per thread and step.
+template <int U, int US, class Real>
+__device__ __forceinline__ void fill_face_slabs_in_grid_by_rows(Real* __restrict__ f, const FieldLayout& l,
+                                                                const FaceSet<Real>& fs) {
+  const unsigned threads = gridDim.x * blockDim.x;
+  const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool aligned = rows_hold_vec16<Real>(l);
+  unsigned before = 0;
+  fill_face_slab_in_grid<0, U>(f, l, fs, me, threads, before);
+  fill_face_slab_rows_in_grid<1, US>(f, l, fs, aligned, me, threads, before);
+  fill_face_slab_rows_in_grid<2, US>(f, l, fs, aligned, me, threads, before);
 }
 
 // The ghosts of f whose value comes from owned cell (i, j, k): what a fill of the faces after the write puts there,

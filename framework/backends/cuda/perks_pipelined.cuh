@@ -86,6 +86,30 @@ constexpr bool pipelined_fills_out_of_line() {
   return sizeof(Real) == 4;
 }
 
+// Whether the pipelined kernel fills the ghosts outside along y and z by row segments (fill_box_face_ghosts_by_rows,
+// fill_face_slabs_in_grid_by_rows: one decode and one 16-byte load and store per 16 bytes of a row) instead of cell
+// by cell. Measured on the H200 against the cell-by-cell fills (benchmarks/results/gpu-h200-2026-11-29-row-fills:
+// runs 1-2 tried them everywhere, run 3 is this rule; perks_bench twice each way, pipelined over per-sweep on large
+// domains; cuobjdump -res-usage, run 2, for the registers and stacks):
+//  * fp32 per-item fill (out of line), 2D: Jacobi 2d17pt 0.88 -> 0.93, 2d13pt 0.94 -> 0.98-0.99, 2ds9pt 0.98 ->
+//    0.99-1.00 (2d9pt 1.00 -> 0.98-0.99); apply 2d17pt 0.96 -> 0.98, 2d13pt 0.96 -> 0.97-0.98. Session 32's trace
+//    had put the blocks of 2d17pt Jacobi's first items (the y face: 4 ghost rows of 2048 cells, one dependent load per
+//    cell and step) 12 us above the mean block; run 4's: 5 us. 3D: 3d13pt fp32 Jacobi 0.85 -> 0.69 (run 1), so 3D
+//    keeps the cell-by-cell fill;
+//  * fp64 per-item fill (inline): apply 3d13pt 0.956 -> 0.963-0.966, 2d17pt 0.98 -> 1.00-1.01, 2d25pt 1.06 -> 1.08;
+//    Jacobi 3d13pt 0.96 -> 0.97; but the 2D radius-4 Jacobi kernel (2d17pt, already at its 128 registers) spilled and
+//    lost 0.966 -> 0.92 (run 2), so the 2D Jacobi sweeps of radius >= 4 keep the cell-by-cell fill;
+//  * fp32 face phase (out of line): apply 3d13pt 0.947 -> 0.964, 2d21pt 0.978 -> 0.982;
+//  * never in a kernel bound to fewer than 128 registers per thread: the segments then grew its stack (2d25pt fp32
+//    apply at three blocks per SM, 80 registers, 64 -> 88 bytes: 0.895 -> 0.80; the 3D radius-1 fp32 Jacobi tile, 64
+//    registers, 96 -> 112 bytes: 3d7pt 1.04 -> 0.98).
+template <class Real, int DIM, int KIND, int RADIUS, bool HASB, class T>
+constexpr bool pipelined_row_fills() {
+  if (65536 / (T::BXT * T::BYT * pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>()) < 128) return false;
+  if constexpr (sizeof(Real) == 8) return !(DIM == 2 && HASB && RADIUS >= 4);
+  else return DIM == 2 || pipelined_face_phase(DIM, RADIUS, T::BULK);
+}
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>())
     perks_pipelined_kernel(const __grid_constant__ PerksArgs<Real> pa) {
@@ -97,6 +121,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   constexpr bool kOutOfLine = pipelined_fills_out_of_line<Real>();
   constexpr int kFillBatch =
       pipelined_fill_batch<T::BXT * T::BYT, pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>(), DIM, kJacobi>();
+  constexpr bool kRows = pipelined_row_fills<Real, DIM, KIND, RADIUS, kJacobi, T>();
   extern __shared__ __align__(16) unsigned char pipelined_smem[];
   __shared__ __align__(8) StreamBarriers<C> bars;
   stream_barriers_init<C>(bars);
@@ -109,7 +134,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       // The ghosts of the new iterate: a face phase of the whole grid, out of line.
       if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK>(pa)) {
         cooperative_groups::this_grid().sync();
-        if constexpr (kOutOfLine) perks_fill_faces_call<kFillBatch>(pa.alloc[(t + 1) & 1]);
+        if constexpr (kOutOfLine) perks_fill_faces_call<kFillBatch, kRows>(pa.alloc[(t + 1) & 1]);
         else perks_fill_faces_local_call(&pa, t);
       }
       return rsum;
@@ -117,9 +142,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
       // After each item: the ghosts of the new iterate whose source cells are in it.
       auto item_ghosts = [&](int x0, int xe, int y0, int ye, int s0, int len) {
         if constexpr (kOutOfLine)
-          perks_fill_item_ghosts_call<C::NT, kFillBatch, DIM == 3>(pa.alloc[(t + 1) & 1], x0, xe, y0, ye, s0, len);
+          perks_fill_item_ghosts_call<C::NT, kFillBatch, DIM == 3, kRows>(pa.alloc[(t + 1) & 1], x0, xe, y0, ye, s0,
+                                                                          len);
         else
-          perks_fill_box_ghosts<C::NT, DIM == 3>(pa, t, x0, xe, y0, ye, s0, len);
+          perks_fill_box_ghosts<C::NT, DIM == 3, kRows>(pa, t, x0, xe, y0, ye, s0, len);
       };
       return stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe, item_ghosts);
     }

@@ -114,23 +114,42 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
 //    a batch's registers made 1024-thread tiles (64-register cap) spill, 2x slower per sweep. The pipelined kernel
 //    calls the fill out of line instead (perks_fill_item_ghosts_call).
 // streamed_faces = false leaves out the ghosts outside along the streamed axis (the resident kernel's face planes).
-template <int NT, int U, bool D3, class Real, class ValueAt>
-__device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
-                                                      int s0, int len, ValueAt&& value_at, bool streamed_faces = true) {
+// ROWS: the ghosts outside along y or z by row segments (fill_box_face_ghosts_by_rows; load_segment reads a segment's
+// sources; unused without ROWS), U / kVec16 segments per step (at least one).
+template <int NT, int U, bool D3, bool ROWS, class Real, class ValueAt, class LoadSegment>
+__device__ __forceinline__ void perks_fill_box_ghosts_with(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0,
+                                                           int ye, int s0, int len, ValueAt&& value_at,
+                                                           LoadSegment&& load_segment, bool streamed_faces) {
   const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
   const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
   cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
   if (!streamed_faces) cuda_ops::face_box_drop_ghosts_along<D3 ? 2 : 1>(g);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
-  cuda_ops::fill_box_face_ghosts<NT, U>(pa.alloc[(t + 1) & 1], pa.layout, pa.faces, g, value_at);
+  Real* const f = pa.alloc[(t + 1) & 1];
+  if constexpr (ROWS) {
+    const bool aligned = cuda_ops::rows_hold_vec16<Real>(pa.layout) && x0 % cuda_ops::kVec16<Real> == 0;
+    cuda_ops::fill_box_face_ghosts_by_rows<NT, U, cuda_ops::segments_per_step<Real>(U)>(f, pa.layout, pa.faces, g,
+                                                                                       aligned, value_at, load_segment);
+  } else {
+    cuda_ops::fill_box_face_ghosts<NT, U>(f, pa.layout, pa.faces, g, value_at);
+  }
 }
-template <int NT, bool D3, class Real>
+// Sources read by value_at, cell by cell (the resident kernel: its brick in shared memory). (Row segments read from the
+// brick made the 2D resident kernels 3-35 % slower: benchmarks/results/gpu-h200-2026-11-29-row-fills, run 1.)
+template <int NT, int U, bool D3, class Real, class ValueAt>
+__device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
+                                                      int s0, int len, ValueAt&& value_at, bool streamed_faces = true) {
+  perks_fill_box_ghosts_with<NT, U, D3, false>(pa, t, x0, xe, y0, ye, s0, len, value_at, 0, streamed_faces);
+}
+// Sources read from the new iterate in global memory, one cell per step; ROWS: by row segments with 16-byte loads.
+template <int NT, bool D3, bool ROWS = false, class Real>
 __device__ __forceinline__ void perks_fill_box_ghosts(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0, int ye,
                                                       int s0, int len) {
   const Real* const f = pa.alloc[(t + 1) & 1];
-  perks_fill_box_ghosts<NT, 1, D3>(pa, t, x0, xe, y0, ye, s0, len,
-                                   [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; });
+  perks_fill_box_ghosts_with<NT, 1, D3, ROWS>(
+      pa, t, x0, xe, y0, ye, s0, len, [&](const int (&c)[3]) { return f[pa.layout.index(c[0], c[1], c[2])]; },
+      cuda_ops::LoadSegmentFromField<Real>{f, &pa.layout}, true);
 }
 
 // Every ghost of the new iterate of sweep t, by all blocks of the grid (the caller puts a device-wide barrier
@@ -204,16 +223,19 @@ constexpr int pipelined_fill_batch() {
 // kernel's face phase, pipelined_face_phase). Slab by slab (fill_face_slabs_in_grid): 185 instead of 288 instructions
 // per ghost cell, 3d13pt fp32 0.91 -> 0.94 of the per-sweep kernel (benchmarks/results/gpu-h200-2026-11-28-face-boxes,
 // runs 3-4); with U = 8 instead of 4 it was slower (0.85).
-template <int U, class Real>
+template <int U, bool ROWS, class Real>
 __device__ __noinline__ void perks_fill_faces_call(Real* __restrict__ f) {
   const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
-  cuda_ops::fill_face_slabs_in_grid<U>(f, g.layout, g.faces);
+  if constexpr (ROWS)
+    cuda_ops::fill_face_slabs_in_grid_by_rows<U, cuda_ops::segments_per_step<Real>(U)>(f, g.layout, g.faces);
+  else
+    cuda_ops::fill_face_slabs_in_grid<U>(f, g.layout, g.faces);
 }
 // The ghosts of f whose sources lie in the item the block has just stored (perks_fill_box_ghosts; every thread
 // calls it with the same box). Its first lines repeat perks_fill_box_ghosts's on purpose: one helper for both
 // changed the register allocation of the fp64 pipelined kernels, which keep the inline fill (2d13pt: 96 -> 92
 // registers), and those kernels swung by 3-46 % with such changes this session; not measured, so not merged.
-template <int NT, int U, bool D3, class Real>
+template <int NT, int U, bool D3, bool ROWS, class Real>
 __device__ __noinline__ void perks_fill_item_ghosts_call(Real* __restrict__ f, int x0, int xe, int y0, int ye, int s0,
                                                         int len) {
   const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
@@ -222,8 +244,14 @@ __device__ __noinline__ void perks_fill_item_ghosts_call(Real* __restrict__ f, i
   const cuda_ops::FaceBoxGhosts box = cuda_ops::face_box_ghosts(g.layout, g.faces, lo, hi);
   if (box.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
-  cuda_ops::fill_box_face_ghosts<NT, U>(
-      f, g.layout, g.faces, box, [&](const int (&c)[3]) { return f[g.layout.index(c[0], c[1], c[2])]; });
+  auto value_at = [&](const int (&c)[3]) { return f[g.layout.index(c[0], c[1], c[2])]; };
+  if constexpr (!ROWS) {
+    cuda_ops::fill_box_face_ghosts<NT, U>(f, g.layout, g.faces, box, value_at);
+  } else {
+    const bool aligned = cuda_ops::rows_hold_vec16<Real>(g.layout) && x0 % cuda_ops::kVec16<Real> == 0;
+    cuda_ops::fill_box_face_ghosts_by_rows<NT, U, cuda_ops::segments_per_step<Real>(U)>(
+        f, g.layout, g.faces, box, aligned, value_at, cuda_ops::LoadSegmentFromField<Real>{f, &g.layout});
+  }
 }
 
 // After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of

@@ -3,7 +3,8 @@
 // start of each sweep, when the whole block has finished the sweep (arrival at the device-wide barrier) and when it
 // leaves that barrier (perks_stamp, perks_sweep_common.cuh). For the first kPerksTracedSweeps sweeps this appends
 // to the file, per sweep: the blocks' work time (arrival - start: min, mean, max, and the slowest block), the spread
-// of the arrivals, the barrier's own latency (first departure - last arrival) and the sweep's span. A traced launch
+// of the arrivals, the barrier's own latency (first departure - last arrival) and the sweep's span; then the means
+// over the sweeps after the first, and the slowest, median and fastest blocks by their mean work time. A traced launch
 // has one more block barrier per sweep than an untraced one. The stamps exist only in a diagnostic build
 // (-DPERKSOLVE_PERKS_TRACE=ON defines PERKSOLVE_PERKS_TRACE_BUILD): compiled in, they slowed kernels at their register
 // bound even with tracing off (docs/perf/perks.md). This header is host code only (the summary and the buffer's size).
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perksolve::cuda_detail {
@@ -61,11 +63,36 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
       ++counted;
     }
   }
-  if (counted > 0)
+  if (counted > 0) {
     std::fprintf(f,
                  "  mean of sweeps 1..%ld: work mean %.2f, max %.2f; arrivals spread %.2f; barrier %.2f; span %.2f\n",
                  traced - 1, sum_mean / counted, sum_max / counted, sum_spread / counted, sum_barrier / counted,
                  sum_span / counted);
+    // Which blocks pace the sweeps: each block's work time averaged over the same sweeps, the slowest first.
+    std::vector<std::pair<double, int>> per_block(static_cast<std::size_t>(blocks));
+    for (int b = 0; b < blocks; ++b) {
+      double w = 0;
+      for (long t = 1; t < traced; ++t) {
+        const std::size_t i = (static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep;
+        w += static_cast<double>(stamps[i + 1]) - static_cast<double>(stamps[i]);
+      }
+      per_block[static_cast<std::size_t>(b)] = {w * 1e-3 / static_cast<double>(counted), b};
+    }
+    std::stable_sort(per_block.begin(), per_block.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    constexpr int kSlowest = 8, kFastest = 4;
+    std::fprintf(f, "  blocks by mean work of sweeps 1..%ld (block:us), slowest:", traced - 1);
+    for (int k = 0; k < std::min(blocks, kSlowest); ++k)
+      std::fprintf(f, " %d:%.2f", per_block[static_cast<std::size_t>(k)].second,
+                   per_block[static_cast<std::size_t>(k)].first);
+    if (blocks > kSlowest + kFastest) {
+      std::fprintf(f, "; median %.2f; fastest:", per_block[static_cast<std::size_t>(blocks / 2)].first);
+      for (int k = blocks - kFastest; k < blocks; ++k)
+        std::fprintf(f, " %d:%.2f", per_block[static_cast<std::size_t>(k)].second,
+                     per_block[static_cast<std::size_t>(k)].first);
+    }
+    std::fprintf(f, "\n");
+  }
   std::fclose(f);
   return true;
 }
