@@ -82,6 +82,32 @@ TEST(PerksTrace, SummarisesTheBlocksStampsPerSweep) {
   std::remove(path.c_str());
 }
 
+TEST(PerksTrace, ListsTheSlowestMedianAndFastestBlocks) {
+  // 13 blocks, 3 sweeps: block b works 10 + b us at every sweep, block 7 40 us at sweep 1 and 10 us at sweep 2 (mean
+  // 25); sweep 0 (left out of the means) has every block at 100 us.
+  constexpr int blocks = 13;
+  std::vector<unsigned long long> stamps(perks_trace_slots(blocks), 0);
+  for (long t = 0; t < 3; ++t)
+    for (int b = 0; b < blocks; ++b) {
+      const unsigned long long start = 1000000ull * static_cast<unsigned long long>(t);
+      const unsigned long long work = t == 0 ? 100000ull : b == 7 ? (t == 1 ? 40000ull : 10000ull) : 1000ull * (10 + b);
+      const std::size_t i = (static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep;
+      stamps[i] = start, stamps[i + 1] = start + work, stamps[i + 2] = start + 200000;
+    }
+  const std::string path = ::testing::TempDir() + "perks_trace_blocks.txt";
+  std::remove(path.c_str());
+  ASSERT_TRUE(append_perks_trace(path, "pipelined", "2d17pt fp32 jacobi", blocks, 3, stamps));
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Slowest first: 7 (25), then 12, 11, ..., 6 (eight in all); the median of the 13 (index 6 of the sorted list:
+  // 25, 22, 21, 20, 19, 18, 16, ...) is block 6 at 16; the four fastest are blocks 3, 2, 1, 0.
+  EXPECT_NE(text.find("blocks by mean work of sweeps 1..2 (block:us), slowest: 7:25.00 12:22.00 11:21.00 10:20.00 "
+                      "9:19.00 8:18.00 6:16.00 5:15.00; median 16.00; fastest: 3:13.00 2:12.00 1:11.00 0:10.00\n"),
+            std::string::npos)
+      << text;
+  std::remove(path.c_str());
+}
+
 TEST(PerksTrace, TracesAtMostTheFirstSweepsAndReportsAFileItCannotOpen) {
   std::vector<unsigned long long> stamps(perks_trace_slots(1), 0);
   const std::string path = ::testing::TempDir() + "perks_trace_many.txt";

@@ -549,22 +549,26 @@ __device__ __forceinline__ void fill_box_face_ghosts_by_rows(Real* __restrict__ 
   }
 }
 
-// load_segment for fill_box_face_ghosts_by_rows when the sources are in f itself (global memory): one 16-byte load
-// for a whole aligned segment.
+// The first n (<= kVec16) values at p into v (the rest 0): one 16-byte load where `aligned` and n == kVec16.
+template <class Real>
+__device__ __forceinline__ void load_segment_at(const Real* p, int n, bool aligned, Real (&v)[kVec16<Real>]) {
+  if (aligned && n == kVec16<Real>) {
+    const Vec16<Real> t = *reinterpret_cast<const Vec16<Real>*>(p);
+    if constexpr (kVec16<Real> == 2) v[0] = t.x, v[1] = t.y;
+    else v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+  } else {
+#pragma unroll
+    for (int e = 0; e < kVec16<Real>; ++e) v[e] = e < n ? p[e] : Real(0);
+  }
+}
+
+// load_segment for fill_box_face_ghosts_by_rows when the sources are in f itself (global memory).
 template <class Real>
 struct LoadSegmentFromField {
   const Real* f;
   const FieldLayout* l;
   __device__ __forceinline__ void operator()(const int (&src)[3], int n, bool aligned, Real (&v)[kVec16<Real>]) const {
-    const Real* p = f + l->index(src[0], src[1], src[2]);
-    if (aligned && n == kVec16<Real>) {
-      const Vec16<Real> t = *reinterpret_cast<const Vec16<Real>*>(p);
-      if constexpr (kVec16<Real> == 2) v[0] = t.x, v[1] = t.y;
-      else v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
-    } else {
-#pragma unroll
-      for (int e = 0; e < kVec16<Real>; ++e) v[e] = e < n ? p[e] : Real(0);
-    }
+    load_segment_at(f + l->index(src[0], src[1], src[2]), n, aligned, v);
   }
 };
 
@@ -599,17 +603,11 @@ __device__ __forceinline__ void fill_face_slab_rows_in_grid(Real* __restrict__ f
       const unsigned x = (m - row * per_row) * V;
       if (m < segments && face_slab_ghost<A>(l, fs, row * width + x, idx, src, dist, side, restart)) {
         n[j] = width - x < V ? static_cast<int>(width - x) : V;
-        const Real* p = f + l.index(src[0], src[1], src[2]);
         if (restart >= 0) {
 #pragma unroll
           for (int e = 0; e < V; ++e) v[j][e] = Real(0);
-        } else if (aligned && n[j] == V) {
-          const Vec16<Real> t = *reinterpret_cast<const Vec16<Real>*>(p);
-          if constexpr (V == 2) v[j][0] = t.x, v[j][1] = t.y;
-          else v[j][0] = t.x, v[j][1] = t.y, v[j][2] = t.z, v[j][3] = t.w;
         } else {
-#pragma unroll
-          for (int e = 0; e < V; ++e) v[j][e] = e < n[j] ? p[e] : Real(0);
+          load_segment_at(f + l.index(src[0], src[1], src[2]), n[j], aligned, v[j]);
         }
         at[j] = l.index(idx[0], idx[1], idx[2]);
         code[j] = pack_ghost_code(dist, side, restart);
