@@ -38,6 +38,7 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
   std::fprintf(f, "  sweep  work_min work_mean  work_max slowest  arrivals_spread  barrier  span\n");
   double sum_mean = 0, sum_max = 0, sum_spread = 0, sum_barrier = 0, sum_span = 0;
   long counted = 0;
+  std::vector<double> block_work(static_cast<std::size_t>(blocks), 0.0);  // per block, over the sweeps after the first
   for (long t = 0; t < traced; ++t) {
     auto at = [&](int b, int k) {
       return static_cast<double>(stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + k]);
@@ -48,6 +49,7 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
     for (int b = 0; b < blocks; ++b) {
       const double w = at(b, 1) - at(b, 0);
       wsum += w;
+      if (t > 0) block_work[static_cast<std::size_t>(b)] += w;
       if (w < wmin) wmin = w;
       if (w > wmax) wmax = w, slowest = b;
       amin = std::min(amin, at(b, 1)), amax = std::max(amax, at(b, 1));
@@ -70,14 +72,8 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
                  sum_span / counted);
     // Which blocks pace the sweeps: each block's work time averaged over the same sweeps, the slowest first.
     std::vector<std::pair<double, int>> per_block(static_cast<std::size_t>(blocks));
-    for (int b = 0; b < blocks; ++b) {
-      double w = 0;
-      for (long t = 1; t < traced; ++t) {
-        const std::size_t i = (static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep;
-        w += static_cast<double>(stamps[i + 1]) - static_cast<double>(stamps[i]);
-      }
-      per_block[static_cast<std::size_t>(b)] = {w * 1e-3 / static_cast<double>(counted), b};
-    }
+    for (int b = 0; b < blocks; ++b)
+      per_block[static_cast<std::size_t>(b)] = {block_work[static_cast<std::size_t>(b)] * 1e-3 / counted, b};
     std::stable_sort(per_block.begin(), per_block.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     constexpr int kSlowest = 8, kFastest = 4;
