@@ -4,6 +4,7 @@
 // narrower row tile where it pads the x extent less (narrow_rows_pay).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,13 +13,14 @@
 namespace perksolve::cuda_detail {
 namespace {
 
-// Planes of the chunks in order; fails the test where they do not tile [0, ns).
+// Planes of the chunks in order; fails the test where they do not tile [0, ns). LED: with the lead.
+template <bool LED = false>
 void expect_cover(const StreamChunks& c, const std::string& what) {
   const long n = stream_chunk_count(c);
   int next = 0;
   for (long q = 0; q < n; ++q) {
     int s0 = -1, len = -1;
-    stream_chunk_planes(c, q, s0, len);
+    stream_chunk_planes<LED>(c, q, s0, len);
     ASSERT_EQ(s0, next) << what << " chunk " << q;
     ASSERT_GT(len, 0) << what << " chunk " << q;
     ASSERT_LE(len, q < c.head_chunks || c.tail_chunk == 0 ? c.chunk : c.tail_chunk) << what << " chunk " << q;
@@ -84,6 +86,53 @@ TEST(StreamSchedule, NoTailOnShortSchedules) {
   const StreamChunks c = plan_stream_tail(equal_chunks(255, 16), 32, 132, 8, 4);
   EXPECT_EQ(c.tail_chunk, 0);
   EXPECT_EQ(c.chunk, 16);
+}
+
+TEST(StreamSchedule, LeadOfThe2d17ptJacobiRows) {
+  // 2d17pt fp64 Jacobi at 4096^2 on an H200: 4 row tiles, 33 chunks of 125 rows on 132 blocks; 29 rows of slack.
+  const StreamChunks e = equal_chunks(4096, 125);
+  EXPECT_EQ(stream_chunk_slack(e), 29);
+  const StreamChunks c = plan_stream_lead(e);
+  EXPECT_EQ(c.lead, 14);
+  EXPECT_EQ(stream_chunk_count(c), 33);
+  int s0 = -1, len = -1;
+  stream_chunk_planes<true>(c, 0, s0, len);
+  EXPECT_EQ(s0, 0);
+  EXPECT_EQ(len, 111);  // the first chunk: 125 - 14
+  stream_chunk_planes<true>(c, 1, s0, len);
+  EXPECT_EQ(s0, 111);
+  EXPECT_EQ(len, 125);
+  stream_chunk_planes<true>(c, 32, s0, len);
+  EXPECT_EQ(len, 110);  // the last: 125 - 29 + 14 (96 without the lead)
+  expect_cover<true>(c, "4096/125 lead");
+  // The plain form ignores the lead (the kernels without face work).
+  stream_chunk_planes(c, 0, s0, len);
+  EXPECT_EQ(len, 125);
+}
+
+TEST(StreamSchedule, LeadKeepsTheChunksAndBalancesTheFaceChunks) {
+  long led = 0;
+  for (int ns : {1, 7, 64, 100, 255, 384, 4096, 6144})
+    for (int chunk : {1, 8, 13, 21, 32, 125, 140, 600})
+      for (int div : {0, 4}) {
+        const StreamChunks e = plan_stream_tail(equal_chunks(ns, chunk), 17, 132, 8, div);
+        const StreamChunks c = plan_stream_lead(e);
+        const std::string what = std::to_string(ns) + "/" + std::to_string(chunk) + " div " + std::to_string(div);
+        expect_cover<true>(c, what);
+        expect_cover<false>(c, what + " plain");
+        EXPECT_EQ(stream_chunk_count(c), stream_chunk_count(e)) << what;
+        EXPECT_EQ(c.lead, stream_chunk_slack(e) / 2) << what;
+        const long n = stream_chunk_count(c);
+        if (n < 2) continue;
+        int s0 = 0, first = 0, last = 0;
+        stream_chunk_planes<true>(c, 0, s0, first);
+        stream_chunk_planes<true>(c, n - 1, s0, last);
+        const int full = c.tail_chunk == 0 ? c.chunk : c.tail_chunk;
+        if (c.tail_chunk == 0) EXPECT_LE(std::abs(first - last), 1) << what;  // the face chunks within a plane
+        EXPECT_LE(last, full) << what;
+        led += c.lead > 0;
+      }
+  EXPECT_GT(led, 20);
 }
 
 TEST(StreamSchedule, NarrowRowTilesWhereTheyPadLess) {

@@ -184,6 +184,10 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, pipelined_items_per_block<Real, S, T, kHasB>(), pa.s, &blocks))
     return out;
+  // 2D per-item ghost fill: the first and last chunks' items fill the streamed axis's ghost rows, so half the slack
+  // moves to the front (plan_stream_lead; the items stay the same in number; stream_sweep reads it in 2D only).
+  if constexpr (S.dim == 2 && !pipelined_face_phase(S.dim, S.radius, T::BULK))
+    if (pr.chunk_lead) pa.s.lead = plan_stream_lead(stream_chunks(pa.s)).lead;
   // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
   // taken from the counter, so any block count covers every item.
   if (pr.max_blocks > 0) blocks = std::min<long>(blocks, pr.max_blocks);

@@ -411,6 +411,7 @@ struct StreamArgs {
   // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
+  int lead;  // planes by which the chunks start early (StreamChunks::lead); read only by stream_sweep with an item hook
   Real scale;
   Real c[NP];
 };
@@ -419,6 +420,11 @@ struct StreamArgs {
 template <class Real, int NP>
 __host__ __device__ __forceinline__ StreamChunks stream_chunks(const StreamArgs<Real, NP>& a) {
   return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk};
+}
+// The same with the lead (stream_chunk_planes<true>).
+template <class Real, int NP>
+__host__ __device__ __forceinline__ StreamChunks stream_chunks_led(const StreamArgs<Real, NP>& a) {
+  return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk, a.lead};
 }
 
 // ---- tile staging shared by the streaming kernel and the PERKS kernel (perks_stencil.cuh) ---------------
@@ -760,6 +766,14 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   constexpr int NS = C::NS;
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   constexpr bool kDot = MODE == static_cast<int>(StencilMode::apply_dot);
+  // 2D with an item hook (the pipelined PERKS kernel's per-item ghost fill): the chunks take their lead
+  // (plan_stream_lead); every other kernel compiles the plain chunk arithmetic. (3D: the lead measured within the
+  // runs' spread on 3d13pt, the one 3D shape with a per-item fill, benchmarks/results/gpu-h200-2026-11-29-chunk-lead.)
+  constexpr bool kLed = S.dim == 2 && !std::is_same_v<ItemDone, NoItemHook>;
+  const auto item_planes = [&a](long q, int& s0, int& len) {
+    if constexpr (kLed) stream_chunk_planes<true>(stream_chunks_led(a), q, s0, len);
+    else stream_chunk_planes(stream_chunks(a), q, s0, len);
+  };
   Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
   unsigned long long* const full_bar = bars.full;
   unsigned long long* const empty_bar = bars.empty;
@@ -818,7 +832,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   auto issue_setup = [&]() {
     const long q = iu / a.tiles;
     const long t = iu - q * a.tiles;
-    stream_chunk_planes(stream_chunks(a), q, is0, iP);
+    item_planes(q, is0, iP);
     iP += 2 * RS;
     ikoff = static_cast<long>(is0 - RS) * a.step;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
@@ -938,7 +952,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
     const long q = cu / a.tiles;
     const long t = cu - q * a.tiles;
     int s0 = 0, P = 0;
-    stream_chunk_planes(stream_chunks(a), q, s0, P);
+    item_planes(q, s0, P);
     P += 2 * RS;
     const int x0 = static_cast<int>(t % a.tiles_x) * C::BX;
     const int y0 = static_cast<int>(t / a.tiles_x) * C::BY;

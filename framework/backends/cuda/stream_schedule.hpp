@@ -21,20 +21,55 @@ struct StreamChunks {
   int chunk = 0;        // planes per (head) chunk
   int head_chunks = 0;  // chunks of `chunk` planes before the tail
   int tail_chunk = 0;   // planes per tail chunk; 0: no tail
+  // Planes by which every chunk starts early (plan_stream_lead): the first chunk is `lead` planes shorter, the last
+  // one that much longer than without. Read only by stream_chunk_planes<true> (the kernels whose face items carry
+  // extra work); 0 elsewhere.
+  int lead = 0;
 };
 
-// First plane s0 and length of chunk q.
+// First plane s0 and length of chunk q. LED: with the chunks' lead (the other kernels compile the plain form).
+template <bool LED = false>
 PERKSOLVE_HD inline void stream_chunk_planes(const StreamChunks& c, long q, int& s0, int& len) {
   const bool head = c.tail_chunk == 0 || q < c.head_chunks;
   const int n = head ? c.chunk : c.tail_chunk;
   s0 = head ? static_cast<int>(q) * c.chunk : c.head_chunks * c.chunk + static_cast<int>(q - c.head_chunks) * n;
-  len = (c.ns < s0 + n ? c.ns : s0 + n) - s0;
+  if constexpr (LED) {
+    const int end = s0 + n - c.lead;
+    s0 = s0 > c.lead ? s0 - c.lead : 0;
+    len = (c.ns < end ? c.ns : end) - s0;
+  } else {
+    len = (c.ns < s0 + n ? c.ns : s0 + n) - s0;
+  }
 }
 
-// Number of chunks that cover the ns planes.
+// Number of chunks that cover the ns planes (with the lead: the ns + lead planes of the unshifted chunks).
 inline long stream_chunk_count(const StreamChunks& c) {
-  if (c.tail_chunk == 0) return (c.ns + c.chunk - 1) / c.chunk;
-  return c.head_chunks + (c.ns - static_cast<long>(c.head_chunks) * c.chunk + c.tail_chunk - 1) / c.tail_chunk;
+  const long ns = static_cast<long>(c.ns) + c.lead;
+  if (c.tail_chunk == 0) return (ns + c.chunk - 1) / c.chunk;
+  return c.head_chunks + (ns - static_cast<long>(c.head_chunks) * c.chunk + c.tail_chunk - 1) / c.tail_chunk;
+}
+
+// Planes that the chunks cover beyond ns (the last chunk's shortfall).
+inline long stream_chunk_slack(StreamChunks c) {
+  c.lead = 0;
+  const long n = stream_chunk_count(c);
+  const long covered = c.tail_chunk == 0 ? n * c.chunk
+                                         : static_cast<long>(c.head_chunks) * c.chunk +
+                                               (n - c.head_chunks) * static_cast<long>(c.tail_chunk);
+  return covered - c.ns;
+}
+
+// A lead for chunks whose first and last items do extra work (the pipelined PERKS kernel's per-item ghost fill: the
+// items at the streamed axis's low and high faces fill R ghost planes each). Without one, the first chunk is a full
+// chunk plus that fill, the slowest item of the sweep, and the last chunk is short by the slack. Half the slack moves
+// to the front, so that both face items are shorter than a middle chunk by about half the slack, and the chunk count
+// stays the same. The H200 trace of 2d17pt Jacobi (fp64 at 4096^2: 33 chunks of 125 rows, slack 29) had the first
+// chunk's blocks 6-7 us above the median block and the last chunk's 17 us below it
+// (benchmarks/results/gpu-h200-2026-11-29-row-fills/run4/trace.txt).
+inline StreamChunks plan_stream_lead(StreamChunks c) {
+  c.lead = 0;
+  c.lead = static_cast<int>(stream_chunk_slack(c) / 2);
+  return c;
 }
 
 // Whether a row tile `narrow` columns wide covers an x extent nx with less padding than one `wide` columns wide, by
