@@ -66,7 +66,9 @@ constexpr int pipelined_min_blocks() {
 //    phase (run 5);
 //  * and for the 3D fp32 Jacobi sweeps (`fp32_jacobi`; radius 2: 3d13pt): with the fill's call in the item loop the
 //    kernel needed 128 registers and 32 bytes of stack (the per-sweep kernel 118, none), and its blocks' work was 6 %
-//    above the per-sweep kernel's (benchmarks/results/gpu-h200-2026-11-29-chunk-lead/run2).
+//    above the per-sweep kernel's (benchmarks/results/gpu-h200-2026-11-29-chunk-lead/run2); with the phase 0.85 ->
+//    0.99 of the per-sweep kernel (run 3). Not in fp64, whose fill is inline: with the phase its 3d13pt Jacobi kernel
+//    took 320 bytes of stack and read 0.94 against 0.94-0.97 (run 4, fp64_face_phase.patch).
 constexpr bool pipelined_face_phase(int dim, int radius, bool bulk, bool fp32_jacobi) {
   return dim == 3 ? radius == 1 || bulk || fp32_jacobi : radius >= 5;
 }
