@@ -64,19 +64,21 @@ constexpr int pipelined_min_blocks() {
 //  * except for tiles with bulk row copies (3D, `bulk`): 3d13pt fp32 on its bulk tile ran at 0.76 of the per-sweep
 //    kernel with the per-item fill (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run4), so it takes the
 //    phase (run 5);
-//  * and for the 3D fp32 Jacobi sweeps (`fp32_jacobi`; radius 2: 3d13pt): with the fill's call in the item loop the
+//  * and for the 3D fp32 Jacobi sweeps (radius 2: 3d13pt): with the fill's call in the item loop the
 //    kernel needed 128 registers and 32 bytes of stack (the per-sweep kernel 118, none), and its blocks' work was 6 %
 //    above the per-sweep kernel's (benchmarks/results/gpu-h200-2026-11-29-chunk-lead/run2); with the phase 0.85 ->
 //    0.99 of the per-sweep kernel (run 3). Not in fp64, whose fill is inline: with the phase its 3d13pt Jacobi kernel
 //    took 320 bytes of stack and read 0.94 against 0.94-0.97 (run 4, fp64_face_phase.patch).
-constexpr bool pipelined_face_phase(int dim, int radius, bool bulk, bool fp32_jacobi) {
-  return dim == 3 ? radius == 1 || bulk || fp32_jacobi : radius >= 5;
+// BULK: the tile's bulk row copies; HASB: Jacobi sweeps.
+template <class Real, int DIM, int RADIUS, bool BULK, bool HASB>
+constexpr bool pipelined_face_phase() {
+  return DIM == 3 ? RADIUS == 1 || BULK || (sizeof(Real) == 4 && HASB) : RADIUS >= 5;
 }
 // Whether a launch runs the face phase: the shape takes it and some ghost is not constant (the constant ones are
 // written once, perks_fill_constant_ghosts). The kernel and the launcher's model (its barriers per sweep) ask this.
-template <int DIM, int RADIUS, bool BULK, bool HASB, class Real>
+template <class Real, int DIM, int RADIUS, bool BULK, bool HASB>
 __host__ __device__ bool pipelined_runs_face_phase(const PerksArgs<Real>& pa) {
-  return pipelined_face_phase(DIM, RADIUS, BULK, sizeof(Real) == 4 && HASB) && pa.varying_ghosts;
+  return pipelined_face_phase<Real, DIM, RADIUS, BULK, HASB>() && pa.varying_ghosts;
 }
 
 // How the pipelined kernel fills the ghosts (measured on the H200, large domains, against the previous inline fills:
@@ -112,7 +114,7 @@ template <class Real, int DIM, int KIND, int RADIUS, bool HASB, class T>
 constexpr bool pipelined_row_fills() {
   if (65536 / (T::BXT * T::BYT * pipelined_min_blocks<Real, DIM, KIND, RADIUS, T>()) < 128) return false;
   if constexpr (sizeof(Real) == 8) return !(DIM == 2 && HASB && RADIUS >= 4);
-  else return DIM == 2 || pipelined_face_phase(DIM, RADIUS, T::BULK, HASB);
+  else return DIM == 2 || pipelined_face_phase<Real, DIM, RADIUS, T::BULK, HASB>();
 }
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
@@ -134,10 +136,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   StreamPipeState pipe;
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, false>(pa, [&](long t, const Real* src, Real* dst) {
     Real* const smem = reinterpret_cast<Real*>(pipelined_smem);
-    if constexpr (pipelined_face_phase(DIM, RADIUS, T::BULK, sizeof(Real) == 4 && kJacobi)) {
+    if constexpr (pipelined_face_phase<Real, DIM, RADIUS, T::BULK, kJacobi>()) {
       const double rsum = stream_sweep<Real, S, MODE, SYM, T>(pa.s, src, dst, smem, bars, pipe);
       // The ghosts of the new iterate: a face phase of the whole grid, out of line.
-      if (pipelined_runs_face_phase<DIM, RADIUS, T::BULK, kJacobi>(pa)) {
+      if (pipelined_runs_face_phase<Real, DIM, RADIUS, T::BULK, kJacobi>(pa)) {
         cooperative_groups::this_grid().sync();
         if constexpr (kOutOfLine) perks_fill_faces_call<kFillBatch, kRows>(pa.alloc[(t + 1) & 1]);
         else perks_fill_faces_local_call(&pa, t);
@@ -191,7 +193,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
     return out;
   // 2D per-item ghost fill: the first and last chunks' items fill the streamed axis's ghost rows, so half the slack
   // moves to the front (plan_stream_lead; the items stay the same in number; stream_sweep reads it in 2D only).
-  if constexpr (S.dim == 2 && !pipelined_face_phase(S.dim, S.radius, T::BULK, false))
+  if constexpr (S.dim == 2 && !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>())
     if (pr.chunk_lead) pa.s.lead = plan_stream_lead(stream_chunks(pa.s)).lead;
   // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
   // taken from the counter, so any block count covers every item.
@@ -209,7 +211,7 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   PerksDomainModel dom;
   dom.cells = static_cast<double>(pa.s.nx) * pa.s.ny * pa.s.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
-  const bool face_phase = pipelined_runs_face_phase<S.dim, S.radius, T::BULK, kHasB>(pa);
+  const bool face_phase = pipelined_runs_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>(pa);
   const PerksPlan plan = plan_perks_pipelined(pr.device, dom, kPerksBarriersPerSweep + (face_phase ? 1.0 : 0.0));
   out.cached_fraction = 0.0;
   out.model_speedup = plan.predicted_speedup;
