@@ -416,14 +416,9 @@ struct StreamArgs {
   Real c[NP];
 };
 
-// The chunks of stream_sweep's items (stream_schedule.hpp).
+// The chunks of stream_sweep's items (stream_schedule.hpp; the lead is read only by stream_chunk_planes<true>).
 template <class Real, int NP>
 __host__ __device__ __forceinline__ StreamChunks stream_chunks(const StreamArgs<Real, NP>& a) {
-  return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk};
-}
-// The same with the lead (stream_chunk_planes<true>).
-template <class Real, int NP>
-__host__ __device__ __forceinline__ StreamChunks stream_chunks_led(const StreamArgs<Real, NP>& a) {
   return StreamChunks{a.ns, a.chunk, a.head_chunks, a.tail_chunk, a.lead};
 }
 
@@ -771,8 +766,7 @@ __device__ __forceinline__ double stream_sweep(const StreamArgs<Real, kMaxTempla
   // runs' spread on 3d13pt, the one 3D shape with a per-item fill, benchmarks/results/gpu-h200-2026-11-29-chunk-lead.)
   constexpr bool kLed = S.dim == 2 && !std::is_same_v<ItemDone, NoItemHook>;
   const auto item_planes = [&a](long q, int& s0, int& len) {
-    if constexpr (kLed) stream_chunk_planes<true>(stream_chunks_led(a), q, s0, len);
-    else stream_chunk_planes(stream_chunks(a), q, s0, len);
+    stream_chunk_planes<kLed>(stream_chunks(a), q, s0, len);
   };
   Real* const bbuf = tiles + NS * C::STAGE_ELEMS;
   unsigned long long* const full_bar = bars.full;

@@ -67,7 +67,6 @@ inline long stream_chunk_slack(StreamChunks c) {
 // chunk's blocks 6-7 us above the median block and the last chunk's 17 us below it
 // (benchmarks/results/gpu-h200-2026-11-29-row-fills/run4/trace.txt).
 inline StreamChunks plan_stream_lead(StreamChunks c) {
-  c.lead = 0;
   c.lead = static_cast<int>(stream_chunk_slack(c) / 2);
   return c;
 }
