@@ -1,7 +1,8 @@
 // The streamed-axis chunks of the streaming stencil kernels (framework/backends/cuda/stream_schedule.hpp): with or
 // without a tail, the chunks cover every plane exactly once and in order; a tail is planned only where the schedule
 // has enough rounds, its chunks are shorter than the head's and make up about one round of items. The 2D rows take the
-// narrower row tile where it pads the x extent less (narrow_rows_pay).
+// narrower row tile where it pads the x extent less (narrow_rows_pay). Static items get the block count that spreads their
+// face work (balance_static_blocks).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -133,6 +134,52 @@ TEST(StreamSchedule, LeadKeepsTheChunksAndBalancesTheFaceChunks) {
         led += c.lead > 0;
       }
   EXPECT_GT(led, 20);
+}
+
+TEST(StreamSchedule, StaticItemsOf3d13ptJacobiSpreadTheirFaceItems) {
+  // 3d13pt fp64 Jacobi at 384^3 on an H200 (the pipelined kernel's static small tile): 6 x 48 tiles, 15 chunks of 26
+  // planes (the last 20), halo 4 planes, 6 planes per face item; planned on 255 of 264 block slots.
+  const StreamChunks c = equal_chunks(384, 26);
+  const StaticItemWork w{6, 288, true, 4, 6};
+  const long items = 288 * stream_chunk_count(c);
+  EXPECT_EQ(items, 4320);
+  EXPECT_EQ(static_item_work(c, w, 0), 26 + 4 + 3 * 6);     // the corner tile of chunk 0: x, y and z faces
+  EXPECT_EQ(static_item_work(c, w, 288 + 7), 26 + 4);       // tile column 1, row 1 of chunk 1: inside
+  EXPECT_EQ(static_item_work(c, w, items - 1), 20 + 4 + 3 * 6);  // the last tile of the last (short) chunk
+  // 255 blocks: a stride of 255 = -33 (mod 288) puts every item of block b on tile columns b % 6 and (b + 3) % 6, so
+  // the blocks b % 3 == 1 never meet an x face and the others in every second item.
+  EXPECT_EQ(static_deal_max_work(c, w, items, 255), 588);
+  EXPECT_EQ(static_deal_max_work(c, w, items, 256), 570);
+  const long b = balance_static_blocks(c, w, items, 255, 264);
+  EXPECT_EQ(b, 256);
+  EXPECT_EQ((items + b - 1) / b, 17);  // the rounds of the planned count
+  // Nothing to choose: the planned count.
+  EXPECT_EQ(balance_static_blocks(c, w, items, 255, 255), 255);
+  EXPECT_EQ(balance_static_blocks(c, w, items, 255, 200), 255);
+}
+
+TEST(StreamSchedule, StaticBalanceKeepsTheRoundsAndNeverRaisesTheCost) {
+  long moved = 0;
+  for (int ns : {64, 255, 384, 512})
+    for (int chunk : {8, 21, 26, 40})
+      for (long tiles_x : {1, 4, 6, 7})
+        for (int face : {0, 6}) {
+          const StreamChunks c = equal_chunks(ns, chunk);
+          const StaticItemWork w{tiles_x, tiles_x * 9, true, 4, face};
+          const long items = w.tiles * stream_chunk_count(c);
+          const long resident = 264;
+          const long rounds = (items + resident - 1) / resident;
+          const long lo = (items + rounds - 1) / rounds;
+          const long b = balance_static_blocks(c, w, items, lo, std::min(resident, items));
+          const std::string what = std::to_string(ns) + "/" + std::to_string(chunk) + " x " +
+                                   std::to_string(tiles_x) + " face " + std::to_string(face);
+          EXPECT_GE(b, lo) << what;
+          EXPECT_LE(b, std::min(resident, items)) << what;
+          EXPECT_EQ((items + b - 1) / b, rounds) << what;
+          EXPECT_LE(b * static_deal_max_work(c, w, items, b), lo * static_deal_max_work(c, w, items, lo)) << what;
+          moved += b != lo;
+        }
+  EXPECT_GT(moved, 0);
 }
 
 TEST(StreamSchedule, NarrowRowTilesWhereTheyPadLess) {

@@ -368,6 +368,7 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   perks_chunk_lead_ = env_int("PERKSOLVE_PERKS_CHUNK_LEAD", 0, 1, 1, "0 or 1") == 1;
+  perks_static_balance_ = env_int("PERKSOLVE_PERKS_STATIC_BALANCE", 0, 1, 1, "0 or 1") == 1;
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -975,6 +976,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.kernel = q.kernel;
   pr.rhs_on_chip = q.rhs_on_chip;
   pr.chunk_lead = perks_chunk_lead_;
+  pr.static_balance = perks_static_balance_;
   // PERKSOLVE_PERKS_TRACE=file: the blocks stamp their sweeps (perks_trace.hpp); a buffer for the most blocks a
   // launch can have (32 per SM).
   static const std::string trace_path = [] {

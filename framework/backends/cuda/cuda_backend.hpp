@@ -248,6 +248,7 @@ class CudaBackend final : public Backend<Real> {
   bool wide_tiles_ = true;
   int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
   bool perks_chunk_lead_ = true;  // PerksRequest::chunk_lead (PERKSOLVE_PERKS_CHUNK_LEAD)
+  bool perks_static_balance_ = true;  // PerksRequest::static_balance (PERKSOLVE_PERKS_STATIC_BALANCE)
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;

@@ -16,6 +16,8 @@
 //    the bulk copies continue without a re-initialisation.
 #pragma once
 
+#include <mutex>
+
 #include "framework/backends/cuda/perks_model.hpp"
 #include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/perks_resident.cuh"
@@ -175,6 +177,40 @@ constexpr int pipelined_items_per_block() {
   return T::IPB;
 }
 
+// Face work of a static item in planes (StaticItemWork::face_planes): on the H200 trace of 3d13pt fp64 Jacobi at 384^3
+// (the fp64 fill inline, cell by cell on the x faces) the blocks with an x-face item in every second item took 45 us
+// more per sweep than those with none, ~5.3 us per x-face item against ~0.86 us per plane of an item
+// (benchmarks/results/gpu-h200-2026-11-29-row-fills/run4/trace.txt).
+constexpr int kPipelinedFaceItemPlanes = 6;
+
+// The pipelined kernel's block count for static items with the per-item fill (balance_static_blocks, between the
+// planned count and the resident slots). On the H200 (benchmarks/results/gpu-h200-2026-11-29-static-balance/run2,
+// PERKSOLVE_PERKS_STATIC_BALANCE=0 / 1 on one library, twice each) 3d13pt fp64 Jacobi at 384^3 takes 256 blocks
+// instead of 255: 0.969-0.972 -> 0.986-0.987 of the per-sweep path on large domains, 0.973 -> 0.987-0.988 saturating
+// (no other case changes its blocks). Remembers the last plan, so that repeated launches of one sweep do not redo the
+// search on the host.
+template <ShapeSpec S, class Real, int NP>
+long pipelined_static_blocks(const StreamArgs<Real, NP>& a, long planned, long resident) {
+  struct Memo {
+    StreamChunks c;
+    long tiles_x = 0, tiles = 0, planned = 0, resident = 0, blocks = 0;
+  };
+  static std::mutex mu;
+  static Memo memo;
+  const StreamChunks c = stream_chunks(a);
+  const std::lock_guard<std::mutex> lock(mu);
+  const bool same = memo.blocks > 0 && memo.c.ns == c.ns && memo.c.chunk == c.chunk &&
+                    memo.c.head_chunks == c.head_chunks && memo.c.tail_chunk == c.tail_chunk &&
+                    memo.c.lead == c.lead && memo.tiles_x == a.tiles_x && memo.tiles == a.tiles &&
+                    memo.planned == planned && memo.resident == resident;
+  if (!same) {
+    const StaticItemWork w{a.tiles_x, a.tiles, S.dim == 3, 2 * StreamGeo<S>::RS, kPipelinedFaceItemPlanes};
+    memo = Memo{c, a.tiles_x, a.tiles, planned, resident,
+                balance_static_blocks(c, w, a.items, planned, std::min<long>(resident, a.items))};
+  }
+  return memo.blocks;
+}
+
 // Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the
 // per-sweep kernel's decomposition (plan_stream_grid, pipelined_items_per_block) within the cooperative occupancy of
 // this kernel.
@@ -195,6 +231,10 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   // moves to the front (plan_stream_lead; the items stay the same in number; stream_sweep reads it in 2D only).
   if constexpr (S.dim == 2 && !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>())
     if (pr.chunk_lead) pa.s.lead = plan_stream_lead(stream_chunks(pa.s)).lead;
+  // Static items with the per-item fill: a block count whose stride spreads the face items over the blocks.
+  if constexpr (!T::DYN && !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>())
+    if (pr.static_balance && cuda_ops::face_fill_has_sourced_ghosts(r.layout, pr.faces))
+      blocks = pipelined_static_blocks<S>(pa.s, blocks, static_cast<long>(occupancy) * r.sm_count);
   // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
   // taken from the counter, so any block count covers every item.
   if (pr.max_blocks > 0) blocks = std::min<long>(blocks, pr.max_blocks);

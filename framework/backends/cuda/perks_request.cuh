@@ -27,6 +27,7 @@ struct PerksRequest {
   PerksKernel kernel = PerksKernel::automatic;
   bool rhs_on_chip = true;       // Jacobi, resident kernel: b on chip where it fits beside the iterate
   bool chunk_lead = true;        // pipelined kernel, per-item ghost fill: the face chunks share the slack (plan_stream_lead)
+  bool static_balance = true;    // pipelined kernel, static items with the per-item fill: balance_static_blocks
   unsigned long long* timing_dev = nullptr;  // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): the stamps; null: not traced
 };
 struct PerksLaunch {

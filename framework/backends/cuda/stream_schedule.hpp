@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "framework/stencil/shape.hpp"  // PERKSOLVE_HD
 
@@ -105,6 +106,58 @@ inline StreamChunks plan_stream_tail(StreamChunks c, long tiles, long resident, 
   c.head_chunks = static_cast<int>(nh);
   c.tail_chunk = static_cast<int>(tc);
   return c;
+}
+
+// Static items (item i to block i % blocks; item i is chunk i / tiles of tile t = i % tiles, the tile at column
+// t % tiles_x and row t / tiles_x) whose blocks also fill the domain's ghosts next to their items (the pipelined PERKS
+// kernel's per-item fill). Their work, in planes: the chunk's planes plus halo_planes, plus face_planes for each face of
+// the domain the item touches (x, the rows' y in 3D, the streamed axis).
+struct StaticItemWork {
+  long tiles_x = 1;
+  long tiles = 1;
+  bool row_faces = false;  // the tile rows meet faces of the domain (3D; 2D rows are the streamed axis)
+  int halo_planes = 0;
+  int face_planes = 0;
+};
+
+inline long static_item_work(const StreamChunks& c, const StaticItemWork& w, long i) {
+  const long q = i / w.tiles, t = i - q * w.tiles;
+  const long tx = t % w.tiles_x, ty = t / w.tiles_x, tiles_y = w.tiles / w.tiles_x;
+  int s0 = 0, len = 0;
+  stream_chunk_planes<true>(c, q, s0, len);
+  const long faces = (tx == 0) + (tx == w.tiles_x - 1) + (w.row_faces ? (ty == 0) + (ty == tiles_y - 1) : 0) +
+                     (s0 == 0) + (s0 + len == c.ns);
+  return len + w.halo_planes + faces * w.face_planes;
+}
+
+// The largest work of a block when `items` static items are dealt to `blocks` blocks.
+inline long static_deal_max_work(const StreamChunks& c, const StaticItemWork& w, long items, long blocks) {
+  std::vector<long> sum(static_cast<std::size_t>(blocks), 0);
+  for (long i = 0; i < items; ++i) sum[static_cast<std::size_t>(i % blocks)] += static_item_work(c, w, i);
+  return *std::max_element(sum.begin(), sum.end());
+}
+
+// Most block counts balance_static_blocks tries.
+constexpr long kStaticBalanceCandidates = 32;
+
+// The block count in [lo, hi] for static items that keeps lo's rounds (ceil(items / blocks)) and minimises blocks x
+// the largest block's work (on a DRAM-bound sweep a block's rate falls as blocks share the bandwidth, so that product
+// stands for the sweep's end); lo where nothing is better. The grid stride decides which tile columns a block's items
+// fall on: at 384^3, 3d13pt fp64 Jacobi (6 x 48 tiles, 15 chunks) on 255 blocks gave blocks b % 3 == 1 no x-face item
+// and the others one in two, and the H200 trace put exactly those blocks fastest and slowest, 405 / 450 us against a
+// median of 430 (benchmarks/results/gpu-h200-2026-11-29-row-fills/run4/trace.txt).
+inline long balance_static_blocks(const StreamChunks& c, const StaticItemWork& w, long items, long lo, long hi) {
+  if (items <= 0 || lo <= 0 || hi <= lo) return lo;
+  const long rounds = (items + lo - 1) / lo;
+  long best = lo, best_cost = -1;
+  for (long b = lo; b <= hi && b - lo < kStaticBalanceCandidates && (items + b - 1) / b == rounds; ++b) {
+    const long cost = b * static_deal_max_work(c, w, items, b);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best = b;
+    }
+  }
+  return best;
 }
 
 }  // namespace perksolve::cuda_detail
