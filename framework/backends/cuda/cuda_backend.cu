@@ -969,6 +969,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   if (q.kind == SweepKind::jacobi) {
     ensure_device_scratch(static_cast<std::size_t>(q.sweeps) * sizeof(double));
     pr.history_dev = static_cast<double*>(scratch_dev_);
+    ensure_staging(static_cast<std::size_t>(q.sweeps) * sizeof(double));  // the history's pinned copy, below
   }
   pr.cache_bytes = q.cache_bytes;
   pr.device = perks_device_;
@@ -1004,7 +1005,15 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   PERKSOLVE_CUDA_CHECK_LAUNCH(launch.kernel == PerksKernel::resident    ? "perks_resident_kernel"
                               : launch.kernel == PerksKernel::pipelined ? "perks_pipelined_kernel"
                                                                         : "perks_stencil_kernel");
+  // The result and (Jacobi) the residual history come back behind one synchronisation: the history's copy of all
+  // `sweeps` slots is queued with the result's, into pinned memory, before anyone knows how many sweeps ran. (A second,
+  // synchronous copy of the history from device to pageable memory had cost 9-12 us per Jacobi call on the H200:
+  // benchmarks/results/gpu-h200-2026-11-29-static-balance/run7.)
   PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  if (pr.history_dev)
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(staging_host_, pr.history_dev,
+                                         static_cast<std::size_t>(q.sweeps) * sizeof(double), cudaMemcpyDeviceToHost,
+                                         stream_));
   PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   res.ran = true;
   res.sweeps = static_cast<long>(result_host_[0]);
@@ -1031,9 +1040,8 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
       throw std::runtime_error("PERKSOLVE_PERKS_TRACE: cannot append to '" + trace_path + "'");
   }
   if (pr.history_dev && res.sweeps > 0) {
-    res.rr_history.resize(static_cast<std::size_t>(res.sweeps));
-    PERKSOLVE_CUDA_CHECK(cudaMemcpy(res.rr_history.data(), pr.history_dev, res.rr_history.size() * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
+    const double* h = static_cast<const double*>(staging_host_);
+    res.rr_history.assign(h, h + res.sweeps);
     // Defined where the residual is needed (the resident kernel computes it only there). A launch that stopped
     // early stopped at a check, so its last sweep done counts as the last one.
     for (long t = 0; t < res.sweeps; ++t)
