@@ -965,7 +965,12 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.sweeps = q.sweeps;
   pr.first = q.first;
   pr.stop = cuda_detail::loop_stop_of(q);
-  pr.result_dev = result_dev_;
+  // The kernel's block 0 writes its result (3 doubles, once, at its end) straight into the pinned buffer where it is
+  // mapped (PERKSOLVE_CUDA_SUMS_TO_HOST), as the finishing kernels of the sums do; else into result_dev_ and a copy.
+  // H200, perks_bench with the switch 0 / 1 (benchmarks/results/gpu-h200-2026-11-29-static-balance/run9): 0.1-0.3 us
+  // less per sweep at 20 sweeps per call on the small domains (Jacobi small 1.356 / 1.375 -> 1.377 / 1.382, apply
+  // 1.499 -> 1.528).
+  pr.result_dev = result_mapped_ ? result_mapped_ : result_dev_;
   if (q.kind == SweepKind::jacobi) {
     ensure_device_scratch(static_cast<std::size_t>(q.sweeps) * sizeof(double));
     pr.history_dev = static_cast<double*>(scratch_dev_);
@@ -1009,7 +1014,8 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   // `sweeps` slots is queued with the result's, into pinned memory, before anyone knows how many sweeps ran. (A second,
   // synchronous copy of the history from device to pageable memory had cost 9-12 us per Jacobi call on the H200:
   // benchmarks/results/gpu-h200-2026-11-29-static-balance/run7.)
-  PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  if (!result_mapped_)
+    PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
   if (pr.history_dev)
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(staging_host_, pr.history_dev,
                                          static_cast<std::size_t>(q.sweeps) * sizeof(double), cudaMemcpyDeviceToHost,
