@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_wait<NB - 1>();                       // the brick's loads (and b of step 0) are in
     __syncthreads();
     if (t > 0 && (face_lo || face_hi)) {
-      constexpr int SA = C::D3 ? 2 : 1;
+      constexpr int SA = streamed_axis(S.dim);
       if (face_lo) face_planes(pa.faces.rule[SA][0], true);
       if (face_hi) face_planes(pa.faces.rule[SA][1], false);
       __syncthreads();
@@ -382,7 +382,7 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
   pa.sweeps = pr.sweeps;
   pa.first = pr.first;
   // Mirror cells of the boundary rule: distance <= ghost from the edge (ghost + 1 cells) on axes with ghosts.
-  const int gs = DIM == 3 ? l.ghost[2] : l.ghost[1];
+  const int gs = l.ghost[streamed_axis(DIM)];
   pa.keep_x = pa.s.gx > 0 ? pa.s.gx + 1 : 0;
   pa.keep_y = pa.s.gy > 0 ? pa.s.gy + 1 : 0;
   pa.keep_s = gs > 0 ? gs + 1 : 0;
@@ -414,7 +414,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   if (a.tiles <= 0 || a.ns <= 0) return out;
   // The per-sweep loads take the window of R cells around a brick without bounds tests and with 32-bit
   // offsets: the ghosts must be at least R wide, and the iterate (ghost planes included) below 2^31 elements.
-  const int ghost_s = S.dim == 3 ? r.layout.ghost[2] : r.layout.ghost[1];
+  const int ghost_s = r.layout.ghost[streamed_axis(S.dim)];
   if (a.gx < C::HX - C::LX || a.gy < C::HY || ghost_s < G::RS) return out;
   if (a.step * (a.ns + 2L * ghost_s) >= static_cast<long>(INT_MAX)) return out;
   static const long static_smem = [&] {
@@ -458,7 +458,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   // edge-cell stores the H100 measured 1.5 % slower sweeps, 25 of 26 small cases; face-fusion results, run5.)
   // Face planes where the first and the last brick own the cells their ghost planes mirror (brick_face_planes.hpp).
   {
-    constexpr int SA = S.dim == 3 ? 2 : 1;
+    constexpr int SA = streamed_axis(S.dim);
     int first_s0 = 0, first_len = 0, last_s0 = 0, last_len = 0;
     stream_chunk_planes(stream_chunks(a), 0, first_s0, first_len);
     stream_chunk_planes(stream_chunks(a), a.items / a.tiles - 1, last_s0, last_len);

@@ -123,7 +123,7 @@ __device__ __forceinline__ void perks_fill_box_ghosts_with(const PerksArgs<Real>
   const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
   const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
   cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
-  if (!streamed_faces) cuda_ops::face_box_drop_ghosts_along<D3 ? 2 : 1>(g);
+  if (!streamed_faces) cuda_ops::face_box_drop_ghosts_along<streamed_axis(D3 ? 3 : 2)>(g);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   Real* const f = pa.alloc[(t + 1) & 1];

@@ -17,6 +17,9 @@
 
 namespace perksolve::cuda_detail {
 
+// The layout axis the streaming kernels walk plane by plane: z in 3D, y in 2D (where a "plane" is a row).
+PERKSOLVE_HD constexpr int streamed_axis(int dim) { return dim == 3 ? 2 : 1; }
+
 struct StreamChunks {
   int ns = 0;           // planes along the streamed axis
   int chunk = 0;        // planes per (head) chunk
