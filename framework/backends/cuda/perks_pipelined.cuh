@@ -191,24 +191,22 @@ constexpr int kPipelinedFaceItemPlanes = 6;
 // search on the host.
 template <ShapeSpec S, class Real, int NP>
 long pipelined_static_blocks(const StreamArgs<Real, NP>& a, long planned, long resident) {
-  struct Memo {
+  struct Key {
     StreamChunks c;
-    long tiles_x = 0, tiles = 0, planned = 0, resident = 0, blocks = 0;
+    long tiles_x = 0, tiles = 0, planned = 0, resident = 0;
+    bool operator==(const Key&) const = default;
   };
   static std::mutex mu;
-  static Memo memo;
-  const StreamChunks c = stream_chunks(a);
+  static Key memo_key;
+  static long memo_blocks = 0;
+  const Key key{stream_chunks(a), a.tiles_x, a.tiles, planned, resident};
   const std::lock_guard<std::mutex> lock(mu);
-  const bool same = memo.blocks > 0 && memo.c.ns == c.ns && memo.c.chunk == c.chunk &&
-                    memo.c.head_chunks == c.head_chunks && memo.c.tail_chunk == c.tail_chunk &&
-                    memo.c.lead == c.lead && memo.tiles_x == a.tiles_x && memo.tiles == a.tiles &&
-                    memo.planned == planned && memo.resident == resident;
-  if (!same) {
+  if (memo_blocks <= 0 || !(memo_key == key)) {
     const StaticItemWork w{a.tiles_x, a.tiles, S.dim == 3, 2 * StreamGeo<S>::RS, kPipelinedFaceItemPlanes};
-    memo = Memo{c, a.tiles_x, a.tiles, planned, resident,
-                balance_static_blocks(c, w, a.items, planned, std::min<long>(resident, a.items))};
+    memo_blocks = balance_static_blocks(key.c, w, a.items, planned, std::min<long>(resident, a.items));
+    memo_key = key;
   }
-  return memo.blocks;
+  return memo_blocks;
 }
 
 // Launches the pipelined kernel with the wide tile the per-sweep path would take on this layout, on the
@@ -227,20 +225,22 @@ PerksLaunch launch_perks_pipelined_tile(const PerksRequest<Real>& pr) {
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, occupancy, pipelined_items_per_block<Real, S, T, kHasB>(), pa.s, &blocks))
     return out;
+  fill_perks_args<Real, S.dim>(pa, pr);  // (reads only pa.s's ghost widths of the plan)
+  pa.cache_planes = 0;
+  // Without the face phase, each item fills the ghosts whose sources it wrote (the per-item fill).
+  constexpr bool kPerItemFill = !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>();
   // 2D per-item ghost fill: the first and last chunks' items fill the streamed axis's ghost rows, so half the slack
   // moves to the front (plan_stream_lead; the items stay the same in number; stream_sweep reads it in 2D only).
-  if constexpr (S.dim == 2 && !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>())
+  if constexpr (S.dim == 2 && kPerItemFill)
     if (pr.chunk_lead) pa.s.lead = plan_stream_lead(stream_chunks(pa.s)).lead;
   // Static items with the per-item fill: a block count whose stride spreads the face items over the blocks.
-  if constexpr (!T::DYN && !pipelined_face_phase<Real, S.dim, S.radius, T::BULK, kHasB>())
-    if (pr.static_balance && cuda_ops::face_fill_has_sourced_ghosts(r.layout, pr.faces))
+  if constexpr (!T::DYN && kPerItemFill)
+    if (pr.static_balance && pa.varying_ghosts)
       blocks = pipelined_static_blocks<S>(pa.s, blocks, static_cast<long>(occupancy) * r.sm_count);
   // Fewer blocks (tests: several items per block): static items are dealt by the grid stride, dynamic ones
   // taken from the counter, so any block count covers every item.
   if (pr.max_blocks > 0) blocks = std::min<long>(blocks, pr.max_blocks);
   blocks = std::min<long>(blocks, static_cast<long>(occupancy) * r.sm_count);  // never over-subscribed
-  fill_perks_args<Real, S.dim>(pa, pr);
-  pa.cache_planes = 0;
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(C::SMEM_BYTES), r.stream));

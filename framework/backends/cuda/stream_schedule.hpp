@@ -29,6 +29,8 @@ struct StreamChunks {
   // one that much longer than without. Read only by stream_chunk_planes<true> (the kernels whose face items carry
   // extra work); 0 elsewhere.
   int lead = 0;
+
+  friend bool operator==(const StreamChunks&, const StreamChunks&) = default;
 };
 
 // First plane s0 and length of chunk q. LED: with the chunks' lead (the other kernels compile the plain form).
