@@ -759,6 +759,8 @@ void CudaBackend<Real>::ensure_staging(std::size_t bytes) {
   }
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(&staging_host_, bytes));
   staging_bytes_ = bytes;
+  staging_mapped_ = nullptr;
+  if (result_mapped_) PERKSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(&staging_mapped_, staging_host_, 0));
 }
 
 template <class Real>
@@ -971,10 +973,17 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   // less per sweep at 20 sweeps per call on the small domains (Jacobi small 1.356 / 1.375 -> 1.377 / 1.382, apply
   // 1.499 -> 1.528).
   pr.result_dev = result_mapped_ ? result_mapped_ : result_dev_;
+  // The Jacobi residual history: written by the kernel straight into the pinned staging buffer where it is mapped
+  // (with the result, PERKSOLVE_CUDA_SUMS_TO_HOST), else into device scratch and copied there behind the result.
   if (q.kind == SweepKind::jacobi) {
-    ensure_device_scratch(static_cast<std::size_t>(q.sweeps) * sizeof(double));
-    pr.history_dev = static_cast<double*>(scratch_dev_);
-    ensure_staging(static_cast<std::size_t>(q.sweeps) * sizeof(double));  // the history's pinned copy, below
+    const std::size_t history_bytes = static_cast<std::size_t>(q.sweeps) * sizeof(double);
+    ensure_staging(history_bytes);
+    if (staging_mapped_) {
+      pr.history_dev = static_cast<double*>(staging_mapped_);
+    } else {
+      ensure_device_scratch(history_bytes);
+      pr.history_dev = static_cast<double*>(scratch_dev_);
+    }
   }
   pr.cache_bytes = q.cache_bytes;
   pr.device = perks_device_;
@@ -1010,13 +1019,13 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   PERKSOLVE_CUDA_CHECK_LAUNCH(launch.kernel == PerksKernel::resident    ? "perks_resident_kernel"
                               : launch.kernel == PerksKernel::pipelined ? "perks_pipelined_kernel"
                                                                         : "perks_stencil_kernel");
-  // The result and (Jacobi) the residual history come back behind one synchronisation: the history's copy of all
-  // `sweeps` slots is queued with the result's, into pinned memory, before anyone knows how many sweeps ran. (A second,
-  // synchronous copy of the history from device to pageable memory had cost 9-12 us per Jacobi call on the H200:
-  // benchmarks/results/gpu-h200-2026-11-29-static-balance/run7.)
+  // The result and (Jacobi) the residual history come back behind one synchronisation: mapped, the kernel wrote them
+  // into pinned memory; else their copies (all `sweeps` slots of the history) are queued here, before anyone knows how
+  // many sweeps ran. (A second, synchronous copy of the history from device to pageable memory had cost 9-12 us per
+  // Jacobi call on the H200: benchmarks/results/gpu-h200-2026-11-29-static-balance/run7.)
   if (!result_mapped_)
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(result_host_, result_dev_, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream_));
-  if (pr.history_dev)
+  if (pr.history_dev && !staging_mapped_)
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(staging_host_, pr.history_dev,
                                          static_cast<std::size_t>(q.sweeps) * sizeof(double), cudaMemcpyDeviceToHost,
                                          stream_));

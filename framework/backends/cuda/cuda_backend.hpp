@@ -239,6 +239,7 @@ class CudaBackend final : public Backend<Real> {
   double* result_mapped_ = nullptr;  // result_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
   bool spmv_cells_kernel_ = true;    // spmv_cells in one kernel (PERKSOLVE_CUDA_SPMV_CELLS=0: the flat path)
   void* staging_host_ = nullptr;   // pinned staging for pack/unpack with pageable user memory
+  void* staging_mapped_ = nullptr;  // staging_host_ as the device sees it (null: PERKSOLVE_CUDA_SUMS_TO_HOST=0)
   std::size_t staging_bytes_ = 0;
   void* scratch_dev_ = nullptr;  // device pack/unpack buffer
   std::size_t scratch_bytes_ = 0;
