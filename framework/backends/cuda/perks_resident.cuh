@@ -73,16 +73,22 @@ struct ResidentCfg {
 // barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
 // planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
 // spilling in the plane loop: 3D 64 x 32 (4 rows per thread; halo share of a plane 0.11 at R = 1), 2D rows
-// of 2048 cells (4 per thread), narrower for wider shapes (fp64 R 2-4: 1024, R >= 5: 512; fp32 R >= 5: 1024).
+// of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread) and fp64 R >= 5 (512).
 // The 2D tiles of radius >= 3 rotate their partial sums (Tune's ROT) in the modes where the per-sweep row tiles do
 // (kRot2d: apply, and fp64 with b). Measured on the H200, small domains, two runs against the shifted sums
 // (benchmarks/results/gpu-h200-2026-11-28-rotating-resident/run1): apply 2d13pt fp32 -9 %, 2d17pt fp64 -10 %, 2ds25pt
 // -7 % (fp64) / -11 % (fp32), 2d21pt -5 to -8 %; fp64 Jacobi 2d13pt -10 %, 2d21pt -15 %, 2ds25pt -21 % per sweep. At
 // radius 2 it did not pay: 2ds9pt and 2d25pt fp32 apply +2 to +7 %, fp64 within the runs' spread.
+// The 2D brick in shared memory is 512 MX2 columns wide whatever the domain's width. 2 columns for fp64 of radius 1
+// and fp32 of radius 2-4 (4 before): on the H200 (benchmarks/results/
+// gpu-h200-2026-11-29-per-call-host/run3, two runs each) a 789-wide fp64 domain had filled 39 % of the 2048-column
+// brick; with 1024 columns the small domains grow (2d5pt fp64 Jacobi 789^2 -> 1013^2, 2d17pt fp32 1296^2 -> 1560^2)
+// and cost less per cell (2d5pt fp64 Jacobi 7.8 us per sweep at 789^2 -> 6.2 us at 1013^2): Jacobi small 1.40 -> 1.49,
+// apply small 1.50 -> 1.68.
 template <class Real, ShapeSpec S, bool HASB>
 struct ResidentTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
-  static constexpr int MX2 = F64 ? (S.radius <= 1 ? 4 : S.radius <= 4 ? 2 : 1) : (S.radius <= 4 ? 4 : 2);
+  static constexpr int MX2 = F64 ? (S.radius <= 4 ? 2 : 1) : (S.radius <= 1 ? 4 : 2);
   static constexpr bool ROT = kRot2d<Real, S, HASB> && S.radius >= 3;
   using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>,
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
