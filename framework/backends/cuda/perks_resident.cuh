@@ -73,7 +73,7 @@ struct ResidentCfg {
 // barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
 // planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
 // spilling in the plane loop: 3D 64 x 32 (4 rows per thread; halo share of a plane 0.11 at R = 1), 2D rows
-// of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread) and fp64 R >= 5 (512).
+// of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread), fp64 R >= 5 and fp32 R = 5 Jacobi (512).
 // The 2D tiles of radius >= 3 rotate their partial sums (Tune's ROT) in the modes where the per-sweep row tiles do
 // (kRot2d: apply, and fp64 with b). Measured on the H200, small domains, two runs against the shifted sums
 // (benchmarks/results/gpu-h200-2026-11-28-rotating-resident/run1): apply 2d13pt fp32 -9 %, 2d17pt fp64 -10 %, 2ds25pt
@@ -84,11 +84,14 @@ struct ResidentCfg {
 // gpu-h200-2026-11-29-per-call-host/run3, two runs each) a 789-wide fp64 domain had filled 39 % of the 2048-column
 // brick; with 1024 columns the small domains grow (2d5pt fp64 Jacobi 789^2 -> 1013^2, 2d17pt fp32 1296^2 -> 1560^2)
 // and cost less per cell (2d5pt fp64 Jacobi 7.8 us per sweep at 789^2 -> 6.2 us at 1013^2): Jacobi small 1.40 -> 1.49,
-// apply small 1.50 -> 1.68.
+// apply small 1.50 -> 1.68. Run 4 tried the rest of fp32: 2 columns instead of 4 at radius 1 changed nothing beyond
+// the spread; 1 column instead of 2 at radius 5-6 (512-column bricks; no vector loads of consecutive columns) won only
+// in 2d21pt Jacobi, 1.12 -> 1.46 (1496^2 at 25.1 us -> 1658^2 at 21.7 us per sweep), and lost in its apply sweeps
+// (1.50 -> 1.33) and at radius 6 (2ds25pt Jacobi 1.46 -> 1.32, apply 1.69 -> 1.43), so only 2d21pt Jacobi takes it.
 template <class Real, ShapeSpec S, bool HASB>
 struct ResidentTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
-  static constexpr int MX2 = F64 ? (S.radius <= 4 ? 2 : 1) : (S.radius <= 1 ? 4 : 2);
+  static constexpr int MX2 = F64 ? (S.radius <= 4 ? 2 : 1) : S.radius <= 1 ? 4 : (S.radius == 5 && HASB ? 1 : 2);
   static constexpr bool ROT = kRot2d<Real, S, HASB> && S.radius >= 3;
   using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>,
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
