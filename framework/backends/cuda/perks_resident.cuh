@@ -72,7 +72,7 @@ struct ResidentCfg {
 // The resident tiles: 512 threads (one block per SM, up to 128 registers). A sweep costs about one block
 // barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
 // planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
-// spilling in the plane loop: 3D 64 x 32 (4 rows per thread; halo share of a plane 0.11 at R = 1), 2D rows
+// spilling in the plane loop: 3D 32 x 32 (2 rows per thread; halo share of a plane 0.13 at R = 1), 2D rows
 // of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread), fp64 R >= 5 and fp32 R = 5 Jacobi (512).
 // The 2D tiles of radius >= 3 rotate their partial sums (Tune's ROT) in the modes where the per-sweep row tiles do
 // (kRot2d: apply, and fp64 with b). Measured on the H200, small domains, two runs against the shifted sums
@@ -88,12 +88,16 @@ struct ResidentCfg {
 // the spread; 1 column instead of 2 at radius 5-6 (512-column bricks; no vector loads of consecutive columns) won only
 // in 2d21pt Jacobi, 1.12 -> 1.46 (1496^2 at 25.1 us -> 1658^2 at 21.7 us per sweep), and lost in its apply sweeps
 // (1.50 -> 1.33) and at radius 6 (2ds25pt Jacobi 1.46 -> 1.32, apply 1.69 -> 1.43), so only 2d21pt Jacobi takes it.
+// 3D: 32 x 32 (was 64 x 32, 4 rows per thread), so that the small sides (87-159) fill their x tiles (87: 68 -> 91 %,
+// 95: 74 -> 99 %). H200 run 6 (two runs each): Jacobi small 1.53 -> 1.58-1.59 (fp64 3d7pt 1.29 -> 1.56, 3d13pt 0.99 ->
+// 1.25, 3d27pt 1.31 -> 1.65; fp32 3d17pt and poisson 1.78-1.83 -> 1.67-1.71), apply small 1.69 either way (3d13pt fp64
+// 1.10 -> 1.20 and fp32 1.64 -> 1.80; fp64 poisson 1.53 -> 1.39, 3d17pt 1.51 -> 1.44).
 template <class Real, ShapeSpec S, bool HASB>
 struct ResidentTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
   static constexpr int MX2 = F64 ? (S.radius <= 4 ? 2 : 1) : S.radius <= 1 ? 4 : (S.radius == 5 && HASB ? 1 : 2);
   static constexpr bool ROT = kRot2d<Real, S, HASB> && S.radius >= 3;
-  using type = std::conditional_t<S.dim == 3, Tune<64, 8, 1, 4>,
+  using type = std::conditional_t<S.dim == 3, Tune<32, 16, 1, 2>,
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
 };
 
