@@ -132,6 +132,9 @@ struct PersistentSweeps {
   // Resident kernel: the bricks at the faces of the streamed axis computed the ghost planes of their halo on chip
   // between sweeps (framework/backends/cuda/brick_face_planes.hpp).
   bool face_planes_on_chip = false;
+  // Resident kernel: between sweeps each block waited for the bricks around it only, not for the whole grid (a
+  // device-wide barrier only where the grid must agree: the Jacobi sums).
+  bool neighbour_sync = false;
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
   double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;

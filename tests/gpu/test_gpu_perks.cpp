@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -42,24 +43,36 @@ std::vector<BoundaryFace> mixed_faces(int dim, int cell_axis = 1) {
 // last column, except for the fp32 shapes of >= 13 points on fast memory, which take the 1024-wide row tile there:
 // 5120 columns against 6144, NarrowRowFastMemTuneSel). `wide_short`: the same tiles on 2D rows of the same width but
 // only 40 of them (a few items per tile column), short enough for compute-sanitizer racecheck; 3D as `wide`.
-enum class TestGrid { standard, wide, wide_short };
+// `thin`: few planes along the streamed axis for the resident kernel's bricks on every SM (2D 150 rows, 3D 12 planes),
+// so that its chunks are shorter than R + 1 planes and a brick's halo reaches bricks several chunks away.
+enum class TestGrid { standard, wide, wide_short, thin };
 FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   FieldLayout l;
   const int r = s.radius();
   l.align = kGridRowAlign;
-  const bool wide = grid != TestGrid::standard;
+  const bool wide = grid == TestGrid::wide || grid == TestGrid::wide_short;
+  const bool thin = grid == TestGrid::thin;
   if (s.dim() == 3) {
-    l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, 40};  // several tiles and chunks
+    l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, thin ? 12 : 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
     const int wide_rows = grid == TestGrid::wide_short ? 40 : 300;
-    l.n = wide ? std::array<int, 3>{5000, wide_rows, 1} : std::array<int, 3>{1500, 700, 1};
+    l.n = wide ? std::array<int, 3>{5000, wide_rows, 1} : std::array<int, 3>{1500, thin ? 150 : 700, 1};
     l.ghost = {r, r, 0};
   }
   return l;
 }
 const char* test_grid_name(TestGrid grid) {
-  return grid == TestGrid::wide ? " wide grid" : grid == TestGrid::wide_short ? " wide short grid" : "";
+  return grid == TestGrid::wide         ? " wide grid"
+         : grid == TestGrid::wide_short ? " wide short grid"
+         : grid == TestGrid::thin       ? " thin grid"
+                                        : "";
+}
+
+// Whether the backends of this run give the resident kernel its sweep flags (PERKSOLVE_PERKS_NEIGHBOUR_SYNC).
+bool neighbour_sync_on() {
+  const char* v = std::getenv("PERKSOLVE_PERKS_NEIGHBOUR_SYNC");
+  return v == nullptr || std::string(v) == "1";
 }
 
 template <class Real>
@@ -171,6 +184,8 @@ PersistentSweeps check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind
   const auto& g2 = g;
   EXPECT_EQ(mismatches_with_ghosts(l, g2, r2), 0) << "cells with ghosts differ (the kernel's boundary ghosts of its last iterate)";
   if (res.kernel != PerksKernel::resident) EXPECT_FALSE(res.face_planes_on_chip) << "face planes: resident kernel only";
+  EXPECT_EQ(res.neighbour_sync, res.kernel == PerksKernel::resident && neighbour_sync_on())
+      << "the resident kernel syncs with its neighbouring bricks (unless PERKSOLVE_PERKS_NEIGHBOUR_SYNC=0)";
   return res;
 }
 
@@ -240,6 +255,24 @@ void resident_sanitizer_case(const std::vector<std::string>& names) {
                 false);
   }
 }
+// The resident kernel's sync with the neighbouring bricks (perks_sweep_common.cuh, perks_wait_neighbours) where a
+// brick's halo reaches bricks several chunks away: chunks shorter than R + 1 planes (the thin grids; in 2D radius 1 takes
+// 2-3 rows), and enough sweeps for the blocks to drift apart between device-wide barriers (apply 41, Jacobi 13: its
+// sweeps grow the iterate on these coefficients). The other tests run it on chunks of R + 1 planes or more.
+template <class Real>
+void resident_short_chunks_test() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  for (const char* name : {"2d5pt", "2d13pt", "2ds25pt", "3d7pt", "3d13pt"})
+    for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
+      const Stencil s = perks_stencil(name);
+      const PersistentSweeps res = check_shape(*gpu, s, kind, PerksKernel::resident, -1,
+                                               kind == SweepKind::apply ? 41 : 13, 0, TestGrid::thin);
+      if (s.radius() >= 2) EXPECT_LE(res.cache_planes, s.radius()) << name << ": chunks shorter than R + 1 planes";
+    }
+}
+TEST(CudaPerks, ResidentShortChunksDouble) { resident_short_chunks_test<double>(); }
+TEST(CudaPerks, ResidentShortChunksFloat) { resident_short_chunks_test<float>(); }
+
 TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
 TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2d13pt", "2d21pt"}); }
 

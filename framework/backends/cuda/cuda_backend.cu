@@ -369,6 +369,13 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   perks_chunk_lead_ = env_int("PERKSOLVE_PERKS_CHUNK_LEAD", 0, 1, 1, "0 or 1") == 1;
   perks_static_balance_ = env_int("PERKSOLVE_PERKS_STATIC_BALANCE", 0, 1, 1, "0 or 1") == 1;
+  if (env_int("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", 0, 1, 1, "0 or 1") == 1) {
+    perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one block per SM)
+    const std::size_t bytes =
+        static_cast<std::size_t>(perks_flag_count_ + 1) * cuda_detail::kPerksFlagStride * sizeof(unsigned long long);
+    PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&perks_sweep_flags_), bytes));
+    PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(perks_sweep_flags_, 0, bytes, stream_));
+  }
   if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
   if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
     spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
@@ -387,6 +394,7 @@ CudaBackend<Real>::~CudaBackend() {
   if (stream_) cudaStreamSynchronize(stream_);
   if (partials_) cudaFree(partials_);
   if (work_counters_) cudaFree(work_counters_);
+  if (perks_sweep_flags_) cudaFree(perks_sweep_flags_);
   if (result_dev_) cudaFree(result_dev_);
   if (result_host_) cudaFreeHost(result_host_);
   if (staging_host_) cudaFreeHost(staging_host_);
@@ -992,6 +1000,12 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.rhs_on_chip = q.rhs_on_chip;
   pr.chunk_lead = perks_chunk_lead_;
   pr.static_balance = perks_static_balance_;
+  if (perks_sweep_flags_ != nullptr && q.sweeps < (1L << 31)) {  // (a launch's flag values stay below the next's)
+    pr.sweep_flags.flag = perks_sweep_flags_;
+    pr.sweep_flags.epoch =
+        reinterpret_cast<unsigned*>(perks_sweep_flags_ + perks_flag_count_ * cuda_detail::kPerksFlagStride);
+    pr.sweep_flag_count = perks_flag_count_;
+  }
   // PERKSOLVE_PERKS_TRACE=file: the blocks stamp their sweeps (perks_trace.hpp); a buffer for the most blocks a
   // launch can have (32 per SM).
   static const std::string trace_path = [] {
@@ -1040,6 +1054,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.cached_fraction = launch.cached_fraction;
   res.rhs_on_chip = launch.rhs_on_chip;
   res.face_planes_on_chip = launch.face_planes_on_chip;
+  res.neighbour_sync = launch.neighbour_sync;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

@@ -10,6 +10,17 @@
 
 namespace perksolve::cuda_detail {
 
+// The resident kernel's sync between sweeps without a device-wide barrier (perks_wait_neighbours). A block
+// announces each sweep it has completed in its flag, epoch << 32 | sweeps completed; `epoch` counts the launches
+// that used the flags (the last block of a launch to finish advances it, perks_sweep_flags_done), so a launch never
+// needs the flags cleared. One backend's launches are ordered on its stream, so they never share the flags at once.
+inline constexpr int kPerksFlagStride = 16;  // unsigned long longs from one block's flag to the next's
+struct PerksSweepFlags {
+  unsigned long long* flag = nullptr;  // block b's at flag[b kPerksFlagStride]; null: a device-wide barrier per sweep
+  unsigned* epoch = nullptr;           // [0] launches completed, [1] blocks of this launch that finished
+  int reach_s = 1;                     // chunks whose bricks a brick's halo (or its ghosts' sources) may reach
+};
+
 // A PERKS launch. `x` holds the first iterate (ghosts up to date), `y` is the second buffer; the result is
 // in x when `sweeps done` (PerksOutcome::sweeps) is even, else in y.
 template <class Real>
@@ -29,6 +40,8 @@ struct PerksRequest {
   bool chunk_lead = true;        // pipelined kernel, per-item ghost fill: the face chunks share the slack (plan_stream_lead)
   bool static_balance = true;    // pipelined kernel, static items with the per-item fill: balance_static_blocks
   unsigned long long* timing_dev = nullptr;  // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): the stamps; null: not traced
+  PerksSweepFlags sweep_flags{};  // resident kernel: flags for sync with the neighbouring bricks (flag null: not)
+  long sweep_flag_count = 0;      // ... for at most this many blocks
 };
 struct PerksLaunch {
   bool launched = false;
@@ -37,6 +50,7 @@ struct PerksLaunch {
   double cached_fraction = 0;  // cells kept on chip / cells of the domain
   bool rhs_on_chip = false;    // Jacobi: b kept on chip for the launch (resident kernel)
   bool face_planes_on_chip = false;  // resident: the ghost planes of the streamed axis's faces computed on chip
+  bool neighbour_sync = false;       // resident: sweeps synchronised with the neighbouring bricks only
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

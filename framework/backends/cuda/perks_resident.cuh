@@ -18,7 +18,9 @@
 //     Jacobi computes the residual (and sums it over the grid) only where it is needed: at the check sweeps
 //     and the last sweep (perks_needs_residual; a plane loop without it otherwise).
 //  3. Boundary faces: the block fills the ghosts of the new iterate whose source cells are in its brick
-//     (perks_fill_box_ghosts); then perks_between_sweeps (one device-wide barrier, the residual test).
+//     (perks_fill_box_ghosts); then the step between sweeps: a wait for the neighbouring bricks only
+//     (perks_wait_neighbours), or perks_between_sweeps (one device-wide barrier, the residual test) where the Jacobi
+//     residual is summed over the grid.
 //     Face planes (pa.face_planes_on_chip, brick_face_planes.hpp): a brick at a face of the streamed axis computes
 //     the ghost planes of its halo from its own planes after the loads of step 1 (the in-plane ghosts of its source
 //     planes included, which the loads bring), so its fill leaves those ghosts out except where every output goes
@@ -27,6 +29,7 @@
 // with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <type_traits>
 
@@ -229,6 +232,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     cp_async_commit();
   };
 
+  // The bricks whose outputs this brick reads (perks_wait_neighbours).
+  const int tiles_x = a.tiles_x, tiles_y = static_cast<int>(a.tiles / a.tiles_x);
+  const PerksBrickNeighbours neighbours{static_cast<int>(q), static_cast<int>(u % tiles_x), static_cast<int>(u / tiles_x),
+                                        static_cast<int>(a.items / a.tiles), tiles_x, tiles_y, pa.sweep_flags.reach_s};
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, true>(pa, [&](long t, const Real* __restrict__ src,
                                                                     Real* __restrict__ dst) {
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the
@@ -377,7 +384,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         },
         !kFacePlanes || store_all || !pa.face_planes_on_chip);
     return rsum;
-  });
+  }, neighbours);
   perks_store_result(pa, end);
 }
 
@@ -481,6 +488,23 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
         fs.rule[SA][1], static_cast<int>(a.ns), G::RS, first_len, last_s0);
   }
   pa.cache_planes = a.chunk;
+  // Sync with the neighbouring bricks (perks_wait_neighbours) where the backend gave flags for this many blocks. The
+  // reach along the streamed axis: enough chunks to cover R + 1 planes (the halo, and the sources of the face ghosts)
+  // with the shortest chunk; one tile in x and y (tiles of >= 32 columns and rows against R <= 6).
+  pa.sweep_flags = PerksSweepFlags{};
+  if (pr.sweep_flags.flag != nullptr && a.items <= pr.sweep_flag_count) {
+    const long chunks = a.items / a.tiles;
+    int shortest = INT_MAX;
+    for (long q = 0; q < chunks; ++q) {
+      int s0 = 0, len = 0;
+      stream_chunk_planes(stream_chunks(a), q, s0, len);
+      shortest = std::min(shortest, len);
+    }
+    if (shortest > 0) {
+      pa.sweep_flags = pr.sweep_flags;
+      pa.sweep_flags.reach_s = (G::RS + 1 + shortest - 1) / shortest;
+    }
+  }
   void* args[] = {&pa};
   PERKSOLVE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(a.items)),
                                                    dim3(C::NT), args, static_cast<std::size_t>(smem), r.stream));
@@ -492,6 +516,7 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   out.cached_fraction = 1.0;
   out.rhs_on_chip = pa.rhs_on_chip;
   out.face_planes_on_chip = pa.face_planes_on_chip;
+  out.neighbour_sync = pa.sweep_flags.flag != nullptr;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }

@@ -1,7 +1,7 @@
 // What the PERKS stencil kernels share: the kernel arguments, the rule that decides which outputs another
 // block (or the boundary rule) reads from global memory, the boundary faces filled by the block that wrote
 // their source cells, the Jacobi block partial, and the step between two sweeps (one device-wide barrier and
-// the residual test).
+// the residual test; in the resident kernel a wait for the neighbouring bricks where no residual is summed).
 //  * perks_stencil.cuh  streaming: each block streams fixed items; the first planes of a block are cached.
 //  * perks_resident.cuh resident: the whole domain on chip, one brick per block (small domains).
 //  * perks_pipelined.cuh pipelined: the per-sweep streaming kernel's pipeline in a sweep loop, nothing cached.
@@ -9,9 +9,12 @@
 
 #include <cooperative_groups.h>
 
+#include <type_traits>
+
 #include "framework/backends/cuda/grid_point_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/loop_stop.cuh"
+#include "framework/backends/cuda/perks_request.cuh"
 #include "framework/backends/cuda/perks_trace.hpp"
 #include "framework/backends/cuda/stencil_kernels.cuh"
 
@@ -37,6 +40,7 @@ struct PerksArgs {
   double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
+  PerksSweepFlags sweep_flags;  // resident kernel: sync with the neighbouring bricks only (flag null: not)
 #if PERKSOLVE_PERKS_TRACE_BUILD
   unsigned long long* timing;  // PERKSOLVE_PERKS_TRACE, when not null: the blocks' stamps (perks_stamp)
 #endif
@@ -84,11 +88,12 @@ __device__ __forceinline__ bool perks_needs_residual(const PerksArgs<Real>& pa, 
   return pa.stop.residual_needed(pa.first, t, pa.sweeps);
 }
 
-// The block's sum of squared residuals of sweep t into its slot of the sweep's parity (a block may store sweep
-// t + 1's partial while a slower one still sums sweep t's).
+// The block's sum of squared residuals into the slot of reduction k's parity (k counts the sweeps whose residual
+// is summed over the grid; a block may store reduction k + 1's partial while a slower one still sums reduction k's,
+// never k + 2's: a device-wide barrier precedes every sum).
 template <int NT, class Real>
-__device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, long t, double rsum) {
-  store_block_partial<NT>(pa.partials + (t & 1) * gridDim.x, rsum);
+__device__ __forceinline__ void perks_store_block_partial(const PerksArgs<Real>& pa, long k, double rsum) {
+  store_block_partial<NT>(pa.partials + (k & 1) * gridDim.x, rsum);
 }
 
 // Boundary faces without a phase of their own. Before the first sweep the constant ghosts of the second buffer
@@ -254,20 +259,20 @@ __device__ __noinline__ void perks_fill_item_ghosts_call(Real* __restrict__ f, i
   }
 }
 
-// After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi the residual test of
-// sweep t's input at a check sweep (every block sums sweep t's partials in the same order: the same rr, the
-// same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop. The total is
-// summed at every sweep, or with kWhereNeeded where perks_needs_residual (the history's other entries are left
-// to the host).
-template <bool kJacobi, bool kWhereNeeded, class Real>
-__device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, double& last_rr) {
+// After sweep t wrote its outputs and their ghosts: a device-wide barrier, and for Jacobi where `reduce` the residual
+// test of sweep t's input at a check sweep (every block sums the partials of reduction k in the same order: the same
+// rr, the same decision everywhere; warp 0 sums them, grid_partials_total). Returns whether to stop. The caller
+// reduces at every sweep, or where perks_needs_residual (the history's other entries are left to the host).
+template <bool kJacobi, class Real>
+__device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, long t, bool reduce, long k,
+                                                     double& last_rr) {
   namespace cg = cooperative_groups;
   cg::this_grid().sync();
   bool stop = false;
   if constexpr (kJacobi) {
-    if (!kWhereNeeded || perks_needs_residual(pa, t)) {
+    if (reduce) {
       __shared__ double rr_slot;  // rewritten only after the next device barrier
-      const double rr = grid_partials_total(pa.partials + (t & 1) * gridDim.x, &rr_slot);
+      const double rr = grid_partials_total(pa.partials + (k & 1) * gridDim.x, &rr_slot);
       last_rr = rr;
       if (pa.history && blockIdx.x == 0 && threadIdx.x == 0) pa.history[t] = rr;
       if (perks_is_check_sweep(pa, t)) {
@@ -277,6 +282,81 @@ __device__ __forceinline__ bool perks_between_sweeps(const PerksArgs<Real>& pa, 
     }
   }
   return stop;
+}
+
+// ---- The resident kernel's sync between sweeps: with the neighbouring bricks only ----
+// A resident brick reads, in sweep t + 1, only cells that the bricks around it wrote in sweep t: its halo (their
+// boundary rings and planes) and the boundary ghosts next to it, whose sources lie within R + 1 cells of those
+// ghosts, in the bricks around it too. So instead of a device-wide barrier after every sweep, each block announces
+// the sweeps it has completed (its flag) and waits for the bricks one tile away in x and y and reach_s chunks along
+// the streamed axis. The relation is symmetric, so the same wait also orders the other way: a block writes the
+// buffer of sweep t + 1 only after its neighbours have completed sweep t - 1, the last sweep that read it.
+// Device-wide barriers stay where the whole grid must agree: the Jacobi sums (check sweeps and the launch's last),
+// and after the first sweep where the constant ghosts were written (by blocks in any order, before it).
+// Memory order as in cooperative groups' grid barrier (sm_70+): a block barrier, then one thread's release store of the
+// flag; on the other side acquire loads until the value, then a block barrier. (With fences, __threadfence, and
+// relaxed accesses instead, the sweeps were 0.1-0.6 us slower than with the device-wide barrier: H200, run 1 of
+// benchmarks/results/gpu-h200-2026-11-29-neighbour-sync.)
+struct PerksBrickNeighbours {
+  int q, ux, uy;                          // this brick: its chunk, tile column and tile row
+  int chunks, tiles_x, tiles_y, reach_s;  // the grid of bricks (block (q tiles_y + uy) tiles_x + ux)
+  __device__ __forceinline__ int count() const { return 9 * (2 * reach_s + 1); }
+  // The block of neighbour k < count(), or -1 where it lies outside the grid or is this brick.
+  __device__ __forceinline__ int block(int k) const {
+    const int dx = k % 3 - 1, dy = k / 3 % 3 - 1, dq = k / 9 - reach_s;
+    const int x = ux + dx, y = uy + dy, c = q + dq;
+    if (x < 0 || x >= tiles_x || y < 0 || y >= tiles_y || c < 0 || c >= chunks || (dx == 0 && dy == 0 && dq == 0))
+      return -1;
+    return (c * tiles_y + y) * tiles_x + x;
+  }
+};
+// Kernels whose blocks keep no fixed brick (streaming, pipelined): a device-wide barrier after every sweep.
+struct PerksNoNeighbours {};
+
+// This launch's flag values start above every earlier launch's (read by every block before it finishes).
+template <class Real>
+__device__ __forceinline__ unsigned long long perks_flag_base(const PerksArgs<Real>& pa) {
+  return static_cast<unsigned long long>(*reinterpret_cast<const volatile unsigned*>(pa.sweep_flags.epoch)) << 32;
+}
+// After the block's stores of a sweep (called by every thread): its flag becomes `value`. The flags lie
+// kPerksFlagStride apart (one per 128-byte line).
+template <class Real>
+__device__ __forceinline__ void perks_post_sweep(const PerksArgs<Real>& pa, unsigned long long value) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long* const f = pa.sweep_flags.flag + static_cast<long>(blockIdx.x) * kPerksFlagStride;
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(f), "l"(value) : "memory");
+  }
+}
+// Until every neighbour's flag has reached `value` (warp 0 polls, one neighbour per lane; called by every thread).
+template <class Real>
+__device__ __forceinline__ void perks_wait_neighbours(const PerksArgs<Real>& pa, const PerksBrickNeighbours& nb,
+                                                      unsigned long long value) {
+  if (threadIdx.x < 32) {
+    const int n = nb.count();
+    for (int k = static_cast<int>(threadIdx.x); k < n; k += 32) {
+      const int b = nb.block(k);
+      if (b < 0) continue;
+      const unsigned long long* const f = pa.sweep_flags.flag + static_cast<long>(b) * kPerksFlagStride;
+      unsigned long long v;
+      do {
+        asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
+      } while (v < value);
+    }
+  }
+  __syncthreads();
+}
+// At the launch's end: the last block to get here advances the epoch for the next launch.
+template <class Real>
+__device__ __forceinline__ void perks_sweep_flags_done(const PerksArgs<Real>& pa) {
+  if (threadIdx.x == 0) {
+    unsigned* const e = pa.sweep_flags.epoch;
+    __threadfence();
+    if (atomicAdd(e + 1, 1u) == gridDim.x - 1) {
+      atomicExch(e + 1, 0u);
+      atomicAdd(e, 1u);
+    }
+  }
 }
 
 // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): thread 0 stamps the device clock into slot k of sweep t (0: start, 1: the
@@ -304,21 +384,39 @@ struct PerksLoopEnd {
 // kWhereNeeded only where perks_needs_residual); then the block partial and the step between sweeps. Stops
 // after pa.sweeps sweeps or at a met threshold. The sweep fills the ghosts whose sources it wrote
 // (perks_fill_box_ghosts) or, in the pipelined kernel's face phase, all of them (perks_fill_faces_call); the
-// constant ones are written here first.
-template <bool kJacobi, int NT, bool kWhereNeeded, class Real, class Sweep>
-__device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep) {
+// constant ones are written here first. With the brick's neighbours (the resident kernel) and pa.sweep_flags set,
+// the step between sweeps waits for those neighbours only, except where perks_between_sweeps must run.
+template <bool kJacobi, int NT, bool kWhereNeeded, class Real, class Sweep, class Neighbours = PerksNoNeighbours>
+__device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& pa, Sweep&& sweep,
+                                                         const Neighbours& nb = {}) {
+  constexpr bool kBricks = std::is_same_v<Neighbours, PerksBrickNeighbours>;
+  const bool p2p = kBricks && pa.sweep_flags.flag != nullptr;
   perks_fill_constant_ghosts(pa);
+  const unsigned long long base = p2p ? perks_flag_base(pa) : 0;
   PerksLoopEnd e;
+  long reductions = 0;  // sweeps whose residual was summed over the grid (the partials' slot parity)
   for (; e.done < pa.sweeps && !e.stopped; ++e.done) {
-    perks_stamp(pa, e.done, 0);
-    const double rsum = sweep(e.done, pa.buf[e.done & 1], pa.buf[(e.done + 1) & 1]);
-    if constexpr (kJacobi) {
-      if (!kWhereNeeded || perks_needs_residual(pa, e.done)) perks_store_block_partial<NT>(pa, e.done, rsum);
+    const long t = e.done;
+    perks_stamp(pa, t, 0);
+    const double rsum = sweep(t, pa.buf[t & 1], pa.buf[(t + 1) & 1]);
+    const bool reduce = kJacobi && (!kWhereNeeded || perks_needs_residual(pa, t));
+    if (reduce) perks_store_block_partial<NT>(pa, reductions, rsum);
+    perks_stamp(pa, t, 1);
+    if constexpr (kBricks) {
+      if (p2p) {
+        perks_post_sweep(pa, base + t + 1);
+        if (!reduce && !(t == 0 && pa.const_ghosts)) {
+          if (t + 1 < pa.sweeps) perks_wait_neighbours(pa, nb, base + t + 1);
+          perks_stamp(pa, t, 2);
+          continue;
+        }
+      }
     }
-    perks_stamp(pa, e.done, 1);
-    e.stopped = perks_between_sweeps<kJacobi, kWhereNeeded>(pa, e.done, e.last_rr);
-    perks_stamp(pa, e.done, 2);
+    e.stopped = perks_between_sweeps<kJacobi>(pa, t, reduce, reductions, e.last_rr);
+    reductions += reduce;
+    perks_stamp(pa, t, 2);
   }
+  if (p2p) perks_sweep_flags_done(pa);
   return e;
 }
 
