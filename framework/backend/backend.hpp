@@ -135,6 +135,7 @@ struct PersistentSweeps {
   // Resident kernel: between sweeps each block waited for the bricks around it only, not for the whole grid (a
   // device-wide barrier only where the grid must agree: the Jacobi sums).
   bool neighbour_sync = false;
+  int tile_x = 0;  // resident kernel: the columns of a brick's tile (3D: 32 or 64, chosen by the domain's width)
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
   double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;

@@ -45,7 +45,9 @@ std::vector<BoundaryFace> mixed_faces(int dim, int cell_axis = 1) {
 // only 40 of them (a few items per tile column), short enough for compute-sanitizer racecheck; 3D as `wide`.
 // `thin`: few planes along the streamed axis for the resident kernel's bricks on every SM (2D 150 rows, 3D 12 planes),
 // so that its chunks are shorter than R + 1 planes and a brick's halo reaches bricks several chunks away.
-enum class TestGrid { standard, wide, wide_short, thin };
+// `wide_tile` (3D): 62 cells wide, which the resident kernel's 64-column tile fills as well as its 32-column one, so the
+// shapes other than stars take the 64-column tile there (resident_3d_wide_tile); the standard 70 takes 32 columns.
+enum class TestGrid { standard, wide, wide_short, thin, wide_tile };
 FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   FieldLayout l;
   const int r = s.radius();
@@ -53,7 +55,8 @@ FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   const bool wide = grid == TestGrid::wide || grid == TestGrid::wide_short;
   const bool thin = grid == TestGrid::thin;
   if (s.dim() == 3) {
-    l.n = wide ? std::array<int, 3>{460, 21, 26} : std::array<int, 3>{70, 45, thin ? 12 : 40};  // several tiles and chunks
+    l.n = wide ? std::array<int, 3>{460, 21, 26}
+               : std::array<int, 3>{grid == TestGrid::wide_tile ? 62 : 70, 45, thin ? 12 : 40};  // several tiles and chunks
     l.ghost = {r, r, r};
   } else {
     const int wide_rows = grid == TestGrid::wide_short ? 40 : 300;
@@ -66,6 +69,7 @@ const char* test_grid_name(TestGrid grid) {
   return grid == TestGrid::wide         ? " wide grid"
          : grid == TestGrid::wide_short ? " wide short grid"
          : grid == TestGrid::thin       ? " thin grid"
+         : grid == TestGrid::wide_tile  ? " wide-tile grid"
                                         : "";
 }
 
@@ -222,6 +226,11 @@ void all_shapes_test() {
         const PersistentSweeps long_bricks = check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 32);
         chip32 = long_bricks.rhs_on_chip;
         tally_face_planes(long_bricks);
+        EXPECT_EQ(short_bricks.tile_x, 32) << s.name << ": 70 wide, the 32-column tile";
+        const PersistentSweeps wide_tile =
+            check_shape(*gpu, s, kind, PerksKernel::resident, -1, 7, 0, TestGrid::wide_tile);
+        EXPECT_EQ(wide_tile.tile_x, s.shape.kind == ShapeKind::star ? 32 : 64)
+            << s.name << ": 62 wide, the 64-column tile except for stars";
       }
       if (kind == SweepKind::jacobi) {
         on_chip += chip + chip32;
@@ -275,6 +284,15 @@ TEST(CudaPerks, ResidentShortChunksFloat) { resident_short_chunks_test<float>();
 
 TEST(CudaPerks, ResidentSanitizerCaseDouble) { resident_sanitizer_case<double>({"2d5pt", "2d13pt", "3d13pt"}); }
 TEST(CudaPerks, ResidentSanitizerCaseFloat) { resident_sanitizer_case<float>({"2d13pt", "2d21pt"}); }
+// The 3D 64-column tile (the shapes other than stars, where it fills the x tiles as well as 32 columns do).
+TEST(CudaPerks, ResidentSanitizerCaseWideTileDouble) {
+  PERKSOLVE_REQUIRE_GPU(double, gpu);
+  for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
+    const PersistentSweeps res =
+        check_shape(*gpu, perks_stencil("poisson"), kind, PerksKernel::resident, -1, 7, 0, TestGrid::wide_tile);
+    EXPECT_EQ(res.tile_x, 64);
+  }
+}
 
 // The pipelined kernel: the small tile, the widest tile, and the widest tile on 7 blocks (dynamic items: the
 // counters restart every sweep; static items: several per block, including a short last chunk taken after a

@@ -1055,6 +1055,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.rhs_on_chip = launch.rhs_on_chip;
   res.face_planes_on_chip = launch.face_planes_on_chip;
   res.neighbour_sync = launch.neighbour_sync;
+  res.tile_x = launch.tile_x;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

@@ -51,6 +51,7 @@ struct PerksLaunch {
   bool rhs_on_chip = false;    // Jacobi: b kept on chip for the launch (resident kernel)
   bool face_planes_on_chip = false;  // resident: the ghost planes of the streamed axis's faces computed on chip
   bool neighbour_sync = false;       // resident: sweeps synchronised with the neighbouring bricks only
+  int tile_x = 0;                    // resident: the columns of a brick's tile
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

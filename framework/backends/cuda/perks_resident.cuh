@@ -95,6 +95,12 @@ struct ResidentCfg {
 // 95: 74 -> 99 %). H200 run 6 (two runs each): Jacobi small 1.53 -> 1.58-1.59 (fp64 3d7pt 1.29 -> 1.56, 3d13pt 0.99 ->
 // 1.25, 3d27pt 1.31 -> 1.65; fp32 3d17pt and poisson 1.78-1.83 -> 1.67-1.71), apply small 1.69 either way (3d13pt fp64
 // 1.10 -> 1.20 and fp32 1.64 -> 1.80; fp64 poisson 1.53 -> 1.39, 3d17pt 1.51 -> 1.44).
+// 3D: `type` is the 32 x 32 tile. The shapes other than stars (box, box without corners, plane and corners) also have
+// `wide`, 64 x 32 (64 x 8 threads, 4 rows each: more rows share a thread's loads, a smaller x-halo share), chosen at
+// launch by the domain's width (resident_3d_wide_tile). H200, run 6 of gpu-h200-2026-11-29-per-call-host, at 126 wide,
+// where both tiles fill 98 %: 64 x 32 was faster for 3d17pt, 3d27pt and poisson (fp64 apply poisson 1.36-1.42 with 32
+// x 32 against 1.51-1.54, fp32 Jacobi 3d17pt 1.67-1.70 against 1.77), 32 x 32 for the stars (fp64 apply 3d7pt 1.60-1.63
+// against 1.55-1.58, fp32 Jacobi 3d13pt 1.34 against 1.24-1.26).
 template <class Real, ShapeSpec S, bool HASB>
 struct ResidentTuneSel {
   static constexpr bool F64 = sizeof(Real) == 8;
@@ -102,7 +108,16 @@ struct ResidentTuneSel {
   static constexpr bool ROT = kRot2d<Real, S, HASB> && S.radius >= 3;
   using type = std::conditional_t<S.dim == 3, Tune<32, 16, 1, 2>,
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
+  static constexpr bool kWideByFill = S.dim == 3 && S.kind != ShapeKind::star;
+  using wide = Tune<64, 8, 1, 4>;
 };
+// Whether a 3D domain nx cells wide takes the 64-column resident tile first: where it fills its x tiles within 5 % as
+// well as the 32-column tile does (H200, run 6 of gpu-h200-2026-11-29-per-call-host: the 32-column tile won at 87-95
+// and 159 wide, where it filled 91-99 % of its tiles against 68-83 %, and lost at 126, where both filled 98 %).
+inline bool resident_3d_wide_tile(int nx) {
+  auto fill = [&](int w) { return static_cast<double>(nx) / (w * ((nx + w - 1) / w)); };
+  return fill(64) >= fill(32) - 0.05;
+}
 
 // Where the resident kernel has face planes (brick_face_planes.hpp; pa.face_planes_on_chip adds the run-time
 // conditions). Measured on the H200, small domains, two runs each way
@@ -417,11 +432,10 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
 #endif
 }
 
-// Launches the resident kernel where the domain fits (not launched otherwise: launched = false).
-template <class Real, ShapeSpec S, int MODE, bool SYM>
-PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
+// Launches the resident kernel on tile T where the domain fits (not launched otherwise: launched = false).
+template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
+PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
-  using T = typename ResidentTuneSel<Real, S, kHasB>::type;
   using C = ResidentCfg<Real, S, T>;
   using G = StreamGeo<S>;
   auto kernel = perks_resident_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
@@ -517,8 +531,29 @@ PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   out.rhs_on_chip = pa.rhs_on_chip;
   out.face_planes_on_chip = pa.face_planes_on_chip;
   out.neighbour_sync = pa.sweep_flags.flag != nullptr;
+  out.tile_x = C::BX;
   out.model_speedup = plan.predicted_speedup;
   return out;
+}
+
+// Launches the resident kernel where the domain fits (not launched otherwise: launched = false). 3D: the tile by the
+// domain's width for the shapes other than stars (resident_3d_wide_tile), the other one where the first does not fit.
+template <class Real, ShapeSpec S, int MODE, bool SYM>
+PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
+  using Sel = ResidentTuneSel<Real, S, MODE == static_cast<int>(StencilMode::jacobi)>;
+  using T = typename Sel::type;
+  if constexpr (Sel::kWideByFill) {
+    using W = typename Sel::wide;
+    const bool wide_first = resident_3d_wide_tile(pr.base.layout.n[0]);
+    PerksLaunch out = wide_first ? launch_perks_resident_tiled<Real, S, MODE, SYM, W>(pr)
+                                 : launch_perks_resident_tiled<Real, S, MODE, SYM, T>(pr);
+    if (!out.launched)
+      out = wide_first ? launch_perks_resident_tiled<Real, S, MODE, SYM, T>(pr)
+                       : launch_perks_resident_tiled<Real, S, MODE, SYM, W>(pr);
+    return out;
+  } else {
+    return launch_perks_resident_tiled<Real, S, MODE, SYM, T>(pr);
+  }
 }
 
 }  // namespace perksolve::cuda_detail
