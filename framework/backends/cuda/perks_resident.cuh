@@ -249,8 +249,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
 
   // The bricks whose outputs this brick reads (perks_wait_neighbours).
   const int tiles_x = a.tiles_x, tiles_y = static_cast<int>(a.tiles / a.tiles_x);
-  const PerksBrickNeighbours neighbours{static_cast<int>(q), static_cast<int>(u % tiles_x), static_cast<int>(u / tiles_x),
-                                        static_cast<int>(a.items / a.tiles), tiles_x, tiles_y, pa.sweep_flags.reach_s};
+  const PerksBrickNeighbours neighbours{static_cast<int>(q),
+                                        static_cast<int>(u % tiles_x),
+                                        static_cast<int>(u / tiles_x),
+                                        static_cast<int>(a.items / a.tiles),
+                                        tiles_x,
+                                        tiles_y,
+                                        pa.sweep_flags.reach_s};
   const PerksLoopEnd end = perks_sweep_loop<kJacobi, C::NT, true>(pa, [&](long t, const Real* __restrict__ src,
                                                                     Real* __restrict__ dst) {
     // Every output goes to global memory at the last sweep, and before a check sweep (a stop keeps the

@@ -37,7 +37,7 @@ struct PerksArgs {
   bool varying_ghosts;  // some face has ghosts that are not constant (the pipelined kernel's face phase)
   bool rhs_on_chip;     // resident Jacobi: b of every owned plane stays in shared memory (else a ring streams it)
   bool face_planes_on_chip;  // resident: the bricks at the streamed axis's faces compute their ghost planes on chip
-  double* partials;  // 2 gridDim.x doubles: sweep t's block partials at [(t & 1) gridDim.x, ...)
+  double* partials;  // 2 gridDim.x doubles: the block partials of the k-th summed sweep at [(k & 1) gridDim.x, ...)
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
   PerksSweepFlags sweep_flags;  // resident kernel: sync with the neighbouring bricks only (flag null: not)
