@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -311,6 +312,20 @@ int env_int(const char* name, long lo, long hi, int fallback, const char* expect
   if (v.empty() || *end != '\0' || c < lo || c > hi)
     throw std::invalid_argument(std::string(name) + "='" + v + "': expected " + expected);
   return static_cast<int>(c);
+}
+
+// Until the kernel on `stream` has written a count >= 0 into mapped pinned memory at `slot` (set to -1 before its
+// launch). Every 2^14 polls the stream is queried: a kernel that failed, or ended without writing it, is an error.
+void wait_for_mapped_count(const double* slot, cudaStream_t stream) {
+  const volatile double* s = slot;
+  for (unsigned k = 1; *s < 0.0; ++k) {
+    if (k % (1u << 14) != 0) continue;
+    const cudaError_t e = cudaStreamQuery(stream);
+    if (e == cudaErrorNotReady) continue;
+    PERKSOLVE_CUDA_CHECK(e);
+    if (*s < 0.0) throw std::logic_error("persistent_sweeps: the kernel ended without writing its result");
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);  // the other slots and the history after the count
 }
 }  // namespace
 
@@ -1026,6 +1041,13 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
                              "sweep stamps: configure with -DPERKSOLVE_PERKS_TRACE=ON (a diagnostic build)");
 #endif
   }
+  // Where the kernel writes its result into mapped pinned memory, the host polls the sweep count (written last, behind
+  // a system-scope fence: perks_store_result) instead of synchronising the stream, and returns as soon as it is there:
+  // not after the kernel's teardown and the driver's completion signal. Later work on the stream still waits for the
+  // kernel. PERKSOLVE_CUDA_RESULT_POLL=0 synchronises; so does a traced launch (its stamps are copied after).
+  static const bool poll_enabled = env_int("PERKSOLVE_CUDA_RESULT_POLL", 0, 1, 1, "0 or 1") == 1;
+  const bool poll = poll_enabled && result_mapped_ != nullptr && !trace;
+  if (poll) *reinterpret_cast<volatile double*>(result_host_) = -1.0;  // (no GPU write to it is pending here)
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
                                                            : cuda_detail::launch_templated_perks_2d<Real>(pr, mode);
@@ -1043,7 +1065,8 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
     PERKSOLVE_CUDA_CHECK(cudaMemcpyAsync(staging_host_, pr.history_dev,
                                          static_cast<std::size_t>(q.sweeps) * sizeof(double), cudaMemcpyDeviceToHost,
                                          stream_));
-  PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (poll) wait_for_mapped_count(result_host_, stream_);
+  else PERKSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   res.ran = true;
   res.sweeps = static_cast<long>(result_host_[0]);
   res.last_rr = result_host_[1];

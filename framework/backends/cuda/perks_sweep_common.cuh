@@ -420,13 +420,16 @@ __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& 
   return e;
 }
 
-// The kernel's outcome for the host.
+// The kernel's outcome for the host. The sweep count last, behind a system-scope fence: where the result is in mapped
+// pinned memory the host may poll that slot instead of waiting for the stream (CudaBackend::persistent_sweeps), and
+// then reads the other slots and the residual history (written by this thread too) after it.
 template <class Real>
 __device__ __forceinline__ void perks_store_result(const PerksArgs<Real>& pa, const PerksLoopEnd& e) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    pa.result[0] = static_cast<double>(e.done);
     pa.result[1] = e.last_rr;
     pa.result[2] = e.stopped ? 1.0 : 0.0;
+    __threadfence_system();
+    *reinterpret_cast<volatile double*>(pa.result) = static_cast<double>(e.done);
   }
 }
 
