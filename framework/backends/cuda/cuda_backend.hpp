@@ -250,9 +250,9 @@ class CudaBackend final : public Backend<Real> {
   int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
   bool perks_chunk_lead_ = true;  // PerksRequest::chunk_lead (PERKSOLVE_PERKS_CHUNK_LEAD)
   bool perks_static_balance_ = true;  // PerksRequest::static_balance (PERKSOLVE_PERKS_STATIC_BALANCE)
-  // The resident PERKS kernel's sweep flags (PerksSweepFlags): perks_flag_count_ flags, then the two epoch words,
-  // kPerksFlagStride apart (a 128-byte line each); null: a device-wide barrier after every sweep
-  // (PERKSOLVE_PERKS_NEIGHBOUR_SYNC=0).
+  // The resident PERKS kernel's sweep flags (PerksSweepFlags): perks_flag_count_ flags, one per 128-byte line
+  // (kPerksFlagStride apart), then one more line that holds the two epoch words; null: a device-wide barrier after
+  // every sweep (PERKSOLVE_PERKS_NEIGHBOUR_SYNC=0).
   unsigned long long* perks_sweep_flags_ = nullptr;
   long perks_flag_count_ = 0;
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of

@@ -75,7 +75,8 @@ struct ResidentCfg {
 // The resident tiles: 512 threads (one block per SM, up to 128 registers). A sweep costs about one block
 // barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
 // planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
-// spilling in the plane loop: 3D 32 x 32 (2 rows per thread; halo share of a plane 0.13 at R = 1), 2D rows
+// spilling in the plane loop: 3D 32 x 32 (2 rows per thread; halo share of a plane 0.13 at R = 1; 64 x 32 for the
+// shapes other than stars where the domain's width fills it as well, resident_3d_wide_tile), 2D rows
 // of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread), fp64 R >= 5 and fp32 R = 5 Jacobi (512).
 // The 2D tiles of radius >= 3 rotate their partial sums (Tune's ROT) in the modes where the per-sweep row tiles do
 // (kRot2d: apply, and fp64 with b). Measured on the H200, small domains, two runs against the shifted sums
