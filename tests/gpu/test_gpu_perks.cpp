@@ -78,6 +78,11 @@ bool neighbour_sync_on() {
   const char* v = std::getenv("PERKSOLVE_PERKS_NEIGHBOUR_SYNC");
   return v == nullptr || std::string(v) == "1";
 }
+// Whether the resident kernel's Jacobi plane loop takes a block barrier every R steps (PERKSOLVE_PERKS_SPARSE_PLANE_SYNC).
+bool sparse_plane_sync_on() {
+  const char* v = std::getenv("PERKSOLVE_PERKS_SPARSE_PLANE_SYNC");
+  return v == nullptr || std::string(v) == "1";
+}
 
 template <class Real>
 long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b) {
@@ -190,6 +195,12 @@ PersistentSweeps check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind
   if (res.kernel != PerksKernel::resident) EXPECT_FALSE(res.face_planes_on_chip) << "face planes: resident kernel only";
   EXPECT_EQ(res.neighbour_sync, res.kernel == PerksKernel::resident && neighbour_sync_on())
       << "the resident kernel syncs with its neighbouring bricks (unless PERKSOLVE_PERKS_NEIGHBOUR_SYNC=0)";
+  // (the PERKS shapes reach as far along the streamed axis as in the plane)
+  EXPECT_EQ(res.plane_sync_steps, res.kernel != PerksKernel::resident                    ? 0
+                                  : kind == SweepKind::jacobi && sparse_plane_sync_on() ? s.shape.radius
+                                                                                        : 1)
+      << "the resident plane loop's barriers: every R steps in Jacobi (unless PERKSOLVE_PERKS_SPARSE_PLANE_SYNC=0), "
+         "else every step";
   return res;
 }
 

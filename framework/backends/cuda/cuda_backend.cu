@@ -384,6 +384,8 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   perks_chunk_lead_ = env_int("PERKSOLVE_PERKS_CHUNK_LEAD", 0, 1, 1, "0 or 1") == 1;
   perks_static_balance_ = env_int("PERKSOLVE_PERKS_STATIC_BALANCE", 0, 1, 1, "0 or 1") == 1;
+  perks_sparse_plane_sync_ = env_int("PERKSOLVE_PERKS_SPARSE_PLANE_SYNC", 0, 1, 1, "0 or 1") == 1;
+  result_poll_ = env_int("PERKSOLVE_CUDA_RESULT_POLL", 0, 1, 1, "0 or 1") == 1;
   if (env_int("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", 0, 1, 1, "0 or 1") == 1) {
     perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one block per SM)
     const std::size_t bytes =
@@ -1015,6 +1017,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.rhs_on_chip = q.rhs_on_chip;
   pr.chunk_lead = perks_chunk_lead_;
   pr.static_balance = perks_static_balance_;
+  pr.sparse_plane_sync = perks_sparse_plane_sync_;
   if (perks_sweep_flags_ != nullptr && q.sweeps < (1L << 31)) {  // (a launch's flag values stay below the next's)
     pr.sweep_flags.flag = perks_sweep_flags_;
     pr.sweep_flags.epoch =
@@ -1045,8 +1048,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   // a system-scope fence: perks_store_result) instead of synchronising the stream, and returns as soon as it is there:
   // not after the kernel's teardown and the driver's completion signal. Later work on the stream still waits for the
   // kernel. PERKSOLVE_CUDA_RESULT_POLL=0 synchronises; so does a traced launch (its stamps are copied after).
-  static const bool poll_enabled = env_int("PERKSOLVE_CUDA_RESULT_POLL", 0, 1, 1, "0 or 1") == 1;
-  const bool poll = poll_enabled && result_mapped_ != nullptr && !trace;
+  const bool poll = result_poll_ && result_mapped_ != nullptr && !trace;
   if (poll) *reinterpret_cast<volatile double*>(result_host_) = -1.0;  // (no GPU write to it is pending here)
   const StencilMode mode = q.kind == SweepKind::jacobi ? StencilMode::jacobi : StencilMode::apply;
   const cuda_detail::PerksLaunch launch = A.shape.dim == 3 ? cuda_detail::launch_templated_perks_3d<Real>(pr, mode)
@@ -1079,6 +1081,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.face_planes_on_chip = launch.face_planes_on_chip;
   res.neighbour_sync = launch.neighbour_sync;
   res.tile_x = launch.tile_x;
+  res.plane_sync_steps = launch.plane_sync_steps;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

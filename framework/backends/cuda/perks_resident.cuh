@@ -133,6 +133,11 @@ template <class Real, ShapeSpec S, bool HASB>
 inline constexpr bool kResidentFacePlanes =
     S.radius >= 2 && !(HASB && S.dim == 2 && (sizeof(Real) == 4 ? S.radius == 5 : S.radius == 6));
 
+// Where the resident plane loop's block barriers may come every R_s steps instead of every step (perks_resident_kernel,
+// step 2; the launcher's PerksArgs::plane_sync_steps): the Jacobi sweeps of a reach of 2 or more along the streamed axis.
+template <ShapeSpec S, bool kJacobi>
+inline constexpr bool kSparsePlaneSync = kJacobi && StreamGeo<S>::RS >= 2;
+
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
@@ -324,9 +329,15 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
-    // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick
-    // plane i - RS: last read at step i - RS, so the new iterate overwrites it in place. The block barrier at
-    // the start of a step keeps every thread within that window.
+    // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick plane
+    // i - RS, which was last read at step i - RS: the new iterate overwrites it in place. A block barrier at the start
+    // of the steps that are multiples of k = pa.plane_sync_steps <= RS keeps every thread within that window: a thread
+    // in step j >= 2 RS has passed the barrier at step m = j - (j mod k) > j - k, behind which every thread had
+    // completed step m - 1 >= j - k >= j - RS. (k = 1: a barrier per step.) kSparsePlaneSync: Jacobi of RS >= 2 only;
+    // the apply sweeps keep a barrier per step (H200, benchmarks/results/gpu-h200-2026-11-29-plane-sync: with the count
+    // the 2D apply sweeps of radius 2-5 were 7-13 % slower, apply small 1.70 -> 1.66 in run 3; Jacobi only, run 4:
+    // Jacobi small 1.60 -> 1.62, 2d17pt fp64 -12 % per sweep, 2d13pt and 2d17pt fp32 -8 %, 2ds9pt fp32 +7 %).
+    [[maybe_unused]] int sync_countdown = pa.plane_sync_steps;
     // RC: the rotation of the partial sums at step i (stream_plane's ROT: i % (2 RS + 1); -1: shifted).
     auto plane_step = [&](auto RC, int i, auto completes, auto with_residual) {
       constexpr int kRot = decltype(RC)::value;
@@ -334,7 +345,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
-      if (i > 0) __syncthreads();  // every thread is done with step i - 1 (its in-place writes are visible)
+      if constexpr (!kSparsePlaneSync<S, kJacobi>) {
+        if (i > 0) __syncthreads();
+      } else if (i > 0 && --sync_countdown == 0) {
+        sync_countdown = pa.plane_sync_steps;
+        __syncthreads();
+      }
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
       if constexpr (!decltype(completes)::value) {
         stream_plane<Real, S, C, SYM, kJacobi, kRot>(cur, a.c, acc, xq, [](int, int, Real, Real) {});
@@ -508,6 +524,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
         fs.rule[SA][1], static_cast<int>(a.ns), G::RS, first_len, last_s0);
   }
   pa.cache_planes = a.chunk;
+  pa.plane_sync_steps = kSparsePlaneSync<S, kHasB> && pr.sparse_plane_sync ? G::RS : 1;  // (>= 1; at most R_s)
   // Sync with the neighbouring bricks (perks_wait_neighbours) where the backend gave flags for this many blocks. The
   // reach along the streamed axis: enough chunks to cover R + 1 planes (the halo, and the sources of the face ghosts)
   // with the shortest chunk; one tile in x and y (tiles of >= 32 columns and rows against R <= 6).
@@ -538,6 +555,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   out.face_planes_on_chip = pa.face_planes_on_chip;
   out.neighbour_sync = pa.sweep_flags.flag != nullptr;
   out.tile_x = C::BX;
+  out.plane_sync_steps = pa.plane_sync_steps;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }

@@ -41,6 +41,7 @@ struct PerksArgs {
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
   PerksSweepFlags sweep_flags;  // resident kernel: sync with the neighbouring bricks only (flag null: not)
+  int plane_sync_steps;         // resident kernel: plane steps from one block barrier of the plane loop to the next
 #if PERKSOLVE_PERKS_TRACE_BUILD
   unsigned long long* timing;  // PERKSOLVE_PERKS_TRACE, when not null: the blocks' stamps (perks_stamp)
 #endif
