@@ -512,12 +512,20 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   fill_perks_args<Real, S.dim>(pa, pr);
   // (keep_x/y/s stay set although the brick's ghost fill reads its sources from the brick: without those
   // edge-cell stores the H100 measured 1.5 % slower sweeps, 25 of 26 small cases; face-fusion results, run5.)
+  // The chunks along the streamed axis: the first one's length and the last one's start (the face planes below), and
+  // the shortest (the reach of the neighbour sync).
+  const long chunks = a.items / a.tiles;
+  int first_len = 0, last_s0 = 0, shortest = INT_MAX;
+  for (long q = 0; q < chunks; ++q) {
+    int s0 = 0, len = 0;
+    stream_chunk_planes(stream_chunks(a), q, s0, len);
+    if (q == 0) first_len = len;
+    if (q == chunks - 1) last_s0 = s0;
+    shortest = std::min(shortest, len);
+  }
   // Face planes where the first and the last brick own the cells their ghost planes mirror (brick_face_planes.hpp).
   {
     constexpr int SA = streamed_axis(S.dim);
-    int first_s0 = 0, first_len = 0, last_s0 = 0, last_len = 0;
-    stream_chunk_planes(stream_chunks(a), 0, first_s0, first_len);
-    stream_chunk_planes(stream_chunks(a), a.items / a.tiles - 1, last_s0, last_len);
     const cuda_ops::FaceSet<Real>& fs = pr.faces;
     pa.face_planes_on_chip = kResidentFacePlanes<Real, S, kHasB> && brick_face_planes_on_chip(
         cuda_ops::face_fill_reads_owned_cells_only(r.layout, fs), fs.has[SA][0], fs.has[SA][1], fs.rule[SA][0],
@@ -530,13 +538,6 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   // with the shortest chunk; one tile in x and y (tiles of >= 32 columns and rows against R <= 6).
   pa.sweep_flags = PerksSweepFlags{};
   if (pr.sweep_flags.flag != nullptr && a.items <= pr.sweep_flag_count) {
-    const long chunks = a.items / a.tiles;
-    int shortest = INT_MAX;
-    for (long q = 0; q < chunks; ++q) {
-      int s0 = 0, len = 0;
-      stream_chunk_planes(stream_chunks(a), q, s0, len);
-      shortest = std::min(shortest, len);
-    }
     if (shortest > 0) {
       pa.sweep_flags = pr.sweep_flags;
       pa.sweep_flags.reach_s = (G::RS + 1 + shortest - 1) / shortest;

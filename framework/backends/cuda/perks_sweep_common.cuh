@@ -41,7 +41,6 @@ struct PerksArgs {
   double* result;    // device: [0] sweeps done, [1] rr of the last sweep's input iterate, [2] 1 if stopped
   double* history;   // Jacobi, when not null: history[t] = rr of sweep t's input iterate
   PerksSweepFlags sweep_flags;  // resident kernel: sync with the neighbouring bricks only (flag null: not)
-  int plane_sync_steps;         // resident kernel: plane steps from one block barrier of the plane loop to the next
 #if PERKSOLVE_PERKS_TRACE_BUILD
   unsigned long long* timing;  // PERKSOLVE_PERKS_TRACE, when not null: the blocks' stamps (perks_stamp)
 #endif
@@ -403,18 +402,18 @@ __device__ __forceinline__ PerksLoopEnd perks_sweep_loop(const PerksArgs<Real>& 
     const bool reduce = kJacobi && (!kWhereNeeded || perks_needs_residual(pa, t));
     if (reduce) perks_store_block_partial<NT>(pa, reductions, rsum);
     perks_stamp(pa, t, 1);
+    bool neighbours_only = false;  // the step between sweeps is a wait for the neighbouring bricks only
     if constexpr (kBricks) {
       if (p2p) {
         perks_post_sweep(pa, base + t + 1);
-        if (!reduce && !(t == 0 && pa.const_ghosts)) {
-          if (t + 1 < pa.sweeps) perks_wait_neighbours(pa, nb, base + t + 1);
-          perks_stamp(pa, t, 2);
-          continue;
-        }
+        neighbours_only = !reduce && !(t == 0 && pa.const_ghosts);
+        if (neighbours_only && t + 1 < pa.sweeps) perks_wait_neighbours(pa, nb, base + t + 1);
       }
     }
-    e.stopped = perks_between_sweeps<kJacobi>(pa, t, reduce, reductions, e.last_rr);
-    reductions += reduce;
+    if (!neighbours_only) {
+      e.stopped = perks_between_sweeps<kJacobi>(pa, t, reduce, reductions, e.last_rr);
+      reductions += reduce;
+    }
     perks_stamp(pa, t, 2);
   }
   if (p2p) perks_sweep_flags_done(pa);
