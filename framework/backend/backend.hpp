@@ -136,9 +136,8 @@ struct PersistentSweeps {
   // device-wide barrier only where the grid must agree: the Jacobi sums).
   bool neighbour_sync = false;
   int tile_x = 0;  // resident kernel: the columns of a brick's tile (3D: 32 or 64, chosen by the domain's width)
-  // Resident kernel: plane steps from one block barrier of its plane loop to the next. Jacobi with a reach R_s >= 2
-  // along the streamed axis: R_s, the most its in-place write-back allows (PERKSOLVE_PERKS_SPARSE_PLANE_SYNC=0: 1);
-  // else 1.
+  // Resident kernel: the most plane steps from one block barrier of its plane loop to the next: the reach R_s along the
+  // streamed axis where it is >= 2 (the most its in-place write-back allows), else 1.
   int plane_sync_steps = 0;
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.

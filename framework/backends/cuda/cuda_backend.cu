@@ -384,7 +384,6 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   perks_chunk_lead_ = env_int("PERKSOLVE_PERKS_CHUNK_LEAD", 0, 1, 1, "0 or 1") == 1;
   perks_static_balance_ = env_int("PERKSOLVE_PERKS_STATIC_BALANCE", 0, 1, 1, "0 or 1") == 1;
-  perks_sparse_plane_sync_ = env_int("PERKSOLVE_PERKS_SPARSE_PLANE_SYNC", 0, 1, 1, "0 or 1") == 1;
   result_poll_ = env_int("PERKSOLVE_CUDA_RESULT_POLL", 0, 1, 1, "0 or 1") == 1;
   if (env_int("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", 0, 1, 1, "0 or 1") == 1) {
     perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one block per SM)
@@ -1017,7 +1016,6 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.rhs_on_chip = q.rhs_on_chip;
   pr.chunk_lead = perks_chunk_lead_;
   pr.static_balance = perks_static_balance_;
-  pr.sparse_plane_sync = perks_sparse_plane_sync_;
   if (perks_sweep_flags_ != nullptr && q.sweeps < (1L << 31)) {  // (a launch's flag values stay below the next's)
     pr.sweep_flags.flag = perks_sweep_flags_;
     pr.sweep_flags.epoch =

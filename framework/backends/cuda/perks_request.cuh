@@ -42,7 +42,6 @@ struct PerksRequest {
   unsigned long long* timing_dev = nullptr;  // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): the stamps; null: not traced
   PerksSweepFlags sweep_flags{};  // resident kernel: flags for sync with the neighbouring bricks (flag null: not)
   long sweep_flag_count = 0;      // ... for at most this many blocks
-  bool sparse_plane_sync = true;  // resident Jacobi, R_s >= 2: a block barrier every R_s plane steps (false: every step)
 };
 struct PerksLaunch {
   bool launched = false;
@@ -53,7 +52,7 @@ struct PerksLaunch {
   bool face_planes_on_chip = false;  // resident: the ghost planes of the streamed axis's faces computed on chip
   bool neighbour_sync = false;       // resident: sweeps synchronised with the neighbouring bricks only
   int tile_x = 0;                    // resident: the columns of a brick's tile
-  int plane_sync_steps = 0;          // resident: plane steps from one block barrier of the plane loop to the next
+  int plane_sync_steps = 0;          // resident: the most plane steps from one block barrier of the plane loop to the next
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

@@ -10,8 +10,9 @@
 //  2. Compute. The block walks its planes with the streaming kernel's compute (stream_plane: the same
 //     bits as the per-sweep kernels), reading every plane from shared memory. The output of plane z is
 //     complete when plane z + R has been read; it is written back into the brick IN PLACE (plane z is never
-//     read again in this sweep; one block barrier per plane keeps every thread within that window), and to
-//     global memory only where someone else reads it (perks_read_by_others) or at the last sweep.
+//     read again in this sweep; block barriers at most R planes apart, at compile-time positions, keep every thread
+//     within that window: kPlaneSyncGap), and to global memory only where someone else reads it
+//     (perks_read_by_others) or at the last sweep.
 //     Jacobi keeps b on chip as well where the brick and b of its owned planes fit (pa.rhs_on_chip: loaded
 //     once, at the first sweep; every array of the iteration on chip). Where only the brick fits, b streams
 //     through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
@@ -133,10 +134,14 @@ template <class Real, ShapeSpec S, bool HASB>
 inline constexpr bool kResidentFacePlanes =
     S.radius >= 2 && !(HASB && S.dim == 2 && (sizeof(Real) == 4 ? S.radius == 5 : S.radius == 6));
 
-// Where the resident plane loop's block barriers may come every R_s steps instead of every step (perks_resident_kernel,
-// step 2; the launcher's PerksArgs::plane_sync_steps): the Jacobi sweeps of a reach of 2 or more along the streamed axis.
-template <ShapeSpec S, bool kJacobi>
-inline constexpr bool kSparsePlaneSync = kJacobi && StreamGeo<S>::RS >= 2;
+// The resident plane loop's most plane steps from one block barrier to the next (perks_resident_kernel, step 2): R_s,
+// the reach along the streamed axis, which the in-place write-back allows; the barriers sit at compile-time positions.
+// H200, small domains (benchmarks/results/gpu-h200-2026-11-29-brick-centre/run2, two runs each against session 39's
+// library: a run-time count to R_s in the Jacobi sweeps, a barrier per step in the apply sweeps): Jacobi small 1.60-1.62
+// -> 1.67, apply 1.70 -> 1.73; per sweep 2d17pt fp32 Jacobi -16 %, 2ds25pt fp32 Jacobi -14 %, 2ds25pt fp64 apply
+// -11 %; slower: 2d17pt fp64 Jacobi +6 % (stack 208 -> 320 bytes), fp32 apply 2ds9pt +6 % and 2d25pt +4 %.
+template <ShapeSpec S>
+inline constexpr int kPlaneSyncGap = StreamGeo<S>::RS >= 2 ? StreamGeo<S>::RS : 1;
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
@@ -330,26 +335,23 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick plane
-    // i - RS, which was last read at step i - RS: the new iterate overwrites it in place. A block barrier at the start
-    // of the steps that are multiples of k = pa.plane_sync_steps <= RS keeps every thread within that window: a thread
-    // in step j >= 2 RS has passed the barrier at step m = j - (j mod k) > j - k, behind which every thread had
-    // completed step m - 1 >= j - k >= j - RS. (k = 1: a barrier per step.) kSparsePlaneSync: Jacobi of RS >= 2 only;
-    // the apply sweeps keep a barrier per step (H200, benchmarks/results/gpu-h200-2026-11-29-plane-sync: with the count
-    // the 2D apply sweeps of radius 2-5 were 7-13 % slower, apply small 1.70 -> 1.66 in run 3; Jacobi only, run 4:
-    // Jacobi small 1.60 -> 1.62, 2d17pt fp64 -12 % per sweep, 2d13pt and 2d17pt fp32 -8 %, 2ds9pt fp32 +7 %).
-    [[maybe_unused]] int sync_countdown = pa.plane_sync_steps;
-    // RC: the rotation of the partial sums at step i (stream_plane's ROT: i % (2 RS + 1); -1: shifted).
-    auto plane_step = [&](auto RC, int i, auto completes, auto with_residual) {
+    // i - RS, which was last read at step i - RS: the new iterate overwrites it in place. So every thread must have
+    // completed step j - RS before any thread writes in step j. A block barrier at the start of step m orders the
+    // steps before m of every thread before the steps from m on: a write in step j is safe when the last barrier m
+    // <= j has m - 1 >= j - RS, i.e. when barriers are at most G = kPlaneSyncGap <= RS steps apart. The positions are
+    // fixed at compile time by the step's phase (plane_step's PH, a constant of the unrolled loop): with rotating sums
+    // the phase is the rotation i mod (2 RS + 1), and the barriers come at phases 0, RS and 2 RS (gaps RS, RS, 1);
+    // with shifted sums the loop is unrolled by G and they come at i mod G = 0. (G = 1: a barrier per step.)
+    constexpr int kGap = kPlaneSyncGap<S>;
+    // RC: the rotation of the partial sums at step i (stream_plane's ROT: i % (2 RS + 1); -1: shifted); PH: the phase.
+    auto plane_step = [&](auto RC, auto PH, int i, auto completes, auto with_residual) {
       constexpr int kRot = decltype(RC)::value;
       if (kJacobi && !b_on_chip) {
         issue_b(i + NB - 1);
         cp_async_wait<NB - 1>();  // b of step i (this thread's own copies: no block barrier needed for it)
       }
-      if constexpr (!kSparsePlaneSync<S, kJacobi>) {
+      if constexpr (decltype(PH)::value % kGap == 0) {
         if (i > 0) __syncthreads();
-      } else if (i > 0 && --sync_countdown == 0) {
-        sync_countdown = pa.plane_sync_steps;
-        __syncthreads();
       }
       const Real* cur = brick + i * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
       if constexpr (!decltype(completes)::value) {
@@ -393,15 +395,26 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
         // Unrolled so that every step's rotation is a constant: the first 2 RS steps (they complete nothing) one by
         // one, then copies of the 2 RS + 1 rotations from step 2 RS on.
         static_for<0, 2 * RS>([&](auto I) {
-          plane_step(std::integral_constant<int, decltype(I)::value>{}, decltype(I)::value, std::false_type{},
+          constexpr int i = decltype(I)::value;
+          plane_step(std::integral_constant<int, i>{}, std::integral_constant<int, i>{}, i, std::false_type{},
                      with_residual);
         });
         rotating_steps<2 * RS + 1, 2 * RS>(
-            P, [&](auto RC, int i) { plane_step(RC, i, std::true_type{}, with_residual); });
+            P, [&](auto RC, int i) { plane_step(RC, RC, i, std::true_type{}, with_residual); });
+      } else if constexpr (kGap > 1) {
+        // Unrolled by the gap, so that every step's phase i mod G is a constant.
+        using Shifted = std::integral_constant<int, -1>;
+        static_for<0, 2 * RS>([&](auto I) {
+          constexpr int i = decltype(I)::value;
+          plane_step(Shifted{}, std::integral_constant<int, i % kGap>{}, i, std::false_type{}, with_residual);
+        });
+        rotating_steps<kGap, 2 * RS>(
+            P, [&](auto PH, int i) { plane_step(Shifted{}, PH, i, std::true_type{}, with_residual); });
       } else {
         using Shifted = std::integral_constant<int, -1>;
-        for (int i = 0; i < 2 * RS; ++i) plane_step(Shifted{}, i, std::false_type{}, with_residual);
-        for (int i = 2 * RS; i < P; ++i) plane_step(Shifted{}, i, std::true_type{}, with_residual);
+        using Every = std::integral_constant<int, 0>;
+        for (int i = 0; i < 2 * RS; ++i) plane_step(Shifted{}, Every{}, i, std::false_type{}, with_residual);
+        for (int i = 2 * RS; i < P; ++i) plane_step(Shifted{}, Every{}, i, std::true_type{}, with_residual);
       }
     };
     if constexpr (kJacobi) {
@@ -532,7 +545,6 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
         fs.rule[SA][1], static_cast<int>(a.ns), G::RS, first_len, last_s0);
   }
   pa.cache_planes = a.chunk;
-  pa.plane_sync_steps = kSparsePlaneSync<S, kHasB> && pr.sparse_plane_sync ? G::RS : 1;  // (>= 1; at most R_s)
   // Sync with the neighbouring bricks (perks_wait_neighbours) where the backend gave flags for this many blocks. The
   // reach along the streamed axis: enough chunks to cover R + 1 planes (the halo, and the sources of the face ghosts)
   // with the shortest chunk; one tile in x and y (tiles of >= 32 columns and rows against R <= 6).
@@ -556,7 +568,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   out.face_planes_on_chip = pa.face_planes_on_chip;
   out.neighbour_sync = pa.sweep_flags.flag != nullptr;
   out.tile_x = C::BX;
-  out.plane_sync_steps = pa.plane_sync_steps;
+  out.plane_sync_steps = kPlaneSyncGap<S>;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }
