@@ -54,7 +54,7 @@ struct Record {
   bool rhs_on_chip = false;                  // Jacobi: b kept on chip by the persistent kernel
   bool neighbour_sync = false;               // resident: sweeps synchronised with the neighbouring bricks only
   int tile_x = 0;                            // resident: the columns of a brick's tile
-  int plane_sync_steps = 0;                  // resident: plane steps from one block barrier to the next
+  int plane_sync_steps = 0;                  // resident: the most plane steps from one block barrier to the next
   double rhs_streamed_s = 0;                 // ... and the same kernel with b streamed (0: not run)
   double inflight_per_sm = 0, needed_per_sm = 0;
   int cache_planes = 0, blocks = 0;

@@ -73,13 +73,11 @@ const char* test_grid_name(TestGrid grid) {
                                         : "";
 }
 
-// Whether a backend switch that is on by default (0 or 1) is on in this run.
-bool switch_on(const char* name) {
-  const char* v = std::getenv(name);
+// Whether the backends of this run give the resident kernel its sweep flags (PERKSOLVE_PERKS_NEIGHBOUR_SYNC).
+bool neighbour_sync_on() {
+  const char* v = std::getenv("PERKSOLVE_PERKS_NEIGHBOUR_SYNC");
   return v == nullptr || std::string(v) == "1";
 }
-// Whether the backends of this run give the resident kernel its sweep flags.
-bool neighbour_sync_on() { return switch_on("PERKSOLVE_PERKS_NEIGHBOUR_SYNC"); }
 
 template <class Real>
 long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b) {

@@ -391,25 +391,20 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       }
     };
     auto plane_loop = [&](auto with_residual) {
-      if constexpr (T::ROT) {
-        // Unrolled so that every step's rotation is a constant: the first 2 RS steps (they complete nothing) one by
-        // one, then copies of the 2 RS + 1 rotations from step 2 RS on.
-        static_for<0, 2 * RS>([&](auto I) {
-          constexpr int i = decltype(I)::value;
-          plane_step(std::integral_constant<int, i>{}, std::integral_constant<int, i>{}, i, std::false_type{},
+      // Unrolled by NR steps where a step's rotation (rotating sums: NR = 2 RS + 1) or its barrier phase (shifted sums
+      // with barriers G > 1 steps apart: NR = G) must be a constant: the first 2 RS steps (they complete nothing) one
+      // by one, then copies of the NR phases from step 2 RS on. The phase is i mod NR, the rotation the phase or -1.
+      constexpr int NR = T::ROT ? 2 * RS + 1 : kGap;
+      if constexpr (NR > 1) {
+        auto step_at = [&](auto PH, int i, auto completes) {
+          plane_step(std::integral_constant<int, T::ROT ? decltype(PH)::value : -1>{}, PH, i, completes,
                      with_residual);
-        });
-        rotating_steps<2 * RS + 1, 2 * RS>(
-            P, [&](auto RC, int i) { plane_step(RC, RC, i, std::true_type{}, with_residual); });
-      } else if constexpr (kGap > 1) {
-        // Unrolled by the gap, so that every step's phase i mod G is a constant.
-        using Shifted = std::integral_constant<int, -1>;
+        };
         static_for<0, 2 * RS>([&](auto I) {
           constexpr int i = decltype(I)::value;
-          plane_step(Shifted{}, std::integral_constant<int, i % kGap>{}, i, std::false_type{}, with_residual);
+          step_at(std::integral_constant<int, i % NR>{}, i, std::false_type{});
         });
-        rotating_steps<kGap, 2 * RS>(
-            P, [&](auto PH, int i) { plane_step(Shifted{}, PH, i, std::true_type{}, with_residual); });
+        rotating_steps<NR, 2 * RS>(P, [&](auto PH, int i) { step_at(PH, i, std::true_type{}); });
       } else {
         using Shifted = std::integral_constant<int, -1>;
         using Every = std::integral_constant<int, 0>;
