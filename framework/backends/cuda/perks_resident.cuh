@@ -11,8 +11,8 @@
 //     bits as the per-sweep kernels), reading every plane from shared memory. The output of plane z is
 //     complete when plane z + R has been read; it is written back into the brick IN PLACE (plane z is never
 //     read again in this sweep; block barriers at most R planes apart, at compile-time positions, keep every thread
-//     within that window: kPlaneSyncGap), and to global memory only where someone else reads it
-//     (perks_read_by_others) or at the last sweep.
+//     within that window; R + 1 apart where the write-back comes one step late: kPlaneSyncGap), and to global memory
+//     only where someone else reads it (perks_read_by_others) or at the last sweep.
 //     Jacobi keeps b on chip as well where the brick and b of its owned planes fit (pa.rhs_on_chip: loaded
 //     once, at the first sweep; every array of the iteration on chip). Where only the brick fits, b streams
 //     through a small cp.async ring a few planes ahead (b is read-only, it stays in L2).
@@ -140,8 +140,20 @@ inline constexpr bool kResidentFacePlanes =
 // library: a run-time count to R_s in the Jacobi sweeps, a barrier per step in the apply sweeps): Jacobi small 1.60-1.62
 // -> 1.67, apply 1.70 -> 1.73; per sweep 2d17pt fp32 Jacobi -16 %, 2ds25pt fp32 Jacobi -14 %, 2ds25pt fp64 apply
 // -11 %; slower: 2d17pt fp64 Jacobi +6 % (stack 208 -> 320 bytes), fp32 apply 2ds9pt +6 % and 2d25pt +4 %.
-template <ShapeSpec S>
-inline constexpr int kPlaneSyncGap = StreamGeo<S>::RS >= 2 ? StreamGeo<S>::RS : 1;
+// The resident plane loop's write-back delay D (0 or 1): the outputs a step completes go into the brick D steps later
+// (held in registers until then), so that the barriers may sit R_s + D steps apart (kPlaneSyncGap). One step late for
+// R_s = 2 and for the 2D radius-5 Jacobi sweeps. H200, small domains, two runs each against D = 0 everywhere
+// (benchmarks/results/gpu-h200-2026-11-30-write-back-delay/run1), us per sweep: apply 2ds9pt fp64 11.1-11.4 -> 10.4-10.6
+// and fp32 12.5-12.8 -> 12.0-12.1, 2d25pt fp64 14.0-14.4 -> 13.3-13.5 and fp32 16.8-17.1 -> 16.4-16.5, 3d13pt fp32
+// 20.3-20.4 -> 20.0-20.2; Jacobi 2d21pt fp32 20.5-21.0 -> 18.7, 3d13pt 1-2 % faster; the other R_s = 2 cases and fp64
+// 2d21pt Jacobi within the runs' spread (run 2 confirms all of it with this rule). Everywhere else it lost: the
+// radius-1 shapes up to 13 % (fp64 Jacobi 3d27pt 8.1 -> 9.1 us, poisson 7.7 -> 8.6, 3d17pt 7.7 -> 8.4), 2d13pt and
+// 2d17pt fp64 Jacobi 6-7 %, fp64 apply of radius 4-6 4-7 %: the registers held across the barrier moved ptxas's
+// allocation more than the barriers saved.
+template <class Real, ShapeSpec S, bool HASB>
+inline constexpr int kWriteBackDelay = StreamGeo<S>::RS == 2 || (HASB && S.dim == 2 && S.radius == 5) ? 1 : 0;
+template <class Real, ShapeSpec S, bool HASB>
+inline constexpr int kPlaneSyncGap = StreamGeo<S>::RS + kWriteBackDelay<Real, S, HASB>;
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
 __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
@@ -334,15 +346,39 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     Real acc[MY][MX][2 * RS + 1];
     Real xq[MY][MX][RS > 0 ? RS : 1];
     clear_stream_state(acc, xq);
+    constexpr int kDelay = kWriteBackDelay<Real, S, kJacobi>;
+    // The outputs completed at the step before, written into the brick at this step (kDelay = 1). The first completing
+    // step (2 RS) writes these zeros into halo plane RS - 1, which no thread reads again in this sweep and the next sweep
+    // reloads (or, with face planes, computes) before reading it.
+    [[maybe_unused]] Real pend[MY][MX];
+#pragma unroll
+    for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+      for (int jx = 0; jx < MX; ++jx) pend[jy][jx] = Real(0);
+    // Writes a thread's outputs vals[MY][MX] into brick plane p (consecutive columns: one vector per row).
+    auto write_back = [&](int p, const Real (&vals)[MY][MX]) {
+      Real* const bp = brick + p * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
+#pragma unroll
+      for (int jy = 0; jy < MY; ++jy) {
+        if constexpr (C::CONSEC) {
+          store_vec(bp + jy * C::SW, vals[jy]);
+        } else {
+#pragma unroll
+          for (int jx = 0; jx < MX; ++jx) bp[jy * C::SW + jx * C::XJ] = vals[jy][jx];
+        }
+      }
+    };
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick plane
     // i - RS, which was last read at step i - RS: the new iterate overwrites it in place. So every thread must have
     // completed step j - RS before any thread writes in step j. A block barrier at the start of step m orders the
     // steps before m of every thread before the steps from m on: a write in step j is safe when the last barrier m
-    // <= j has m - 1 >= j - RS, i.e. when barriers are at most G = kPlaneSyncGap <= RS steps apart. The positions are
-    // fixed at compile time by the step's phase (plane_step's PH, a constant of the unrolled loop): with rotating sums
-    // the phase is the rotation i mod (2 RS + 1), and the barriers come at phases 0, RS and 2 RS (gaps RS, RS, 1);
-    // with shifted sums the loop is unrolled by G and they come at i mod G = 0. (G = 1: a barrier per step.)
-    constexpr int kGap = kPlaneSyncGap<S>;
+    // <= j has m - 1 >= j - RS, i.e. when barriers are at most RS steps apart. With the write-back delayed by D steps
+    // (kDelay: step j writes, after its barrier, the outputs of step j - D, plane j - D - RS) they may be G = RS + D
+    // apart (kPlaneSyncGap). The positions are fixed at compile time by the step's phase (plane_step's PH, a constant
+    // of the unrolled loop): with rotating sums the phase is the rotation i mod (2 RS + 1), and the barriers come at
+    // the phases that are multiples of G (D = 0: 0, RS and 2 RS, gaps RS, RS, 1; D = 1: 0 and RS + 1, gaps RS + 1 and
+    // RS); with shifted sums the loop is unrolled by G and they come at i mod G = 0. (G = 1: a barrier per step.)
+    constexpr int kGap = kPlaneSyncGap<Real, S, kJacobi>;
     // RC: the rotation of the partial sums at step i (stream_plane's ROT: i % (2 RS + 1); -1: shifted); PH: the phase.
     auto plane_step = [&](auto RC, auto PH, int i, auto completes, auto with_residual) {
       constexpr int kRot = decltype(RC)::value;
@@ -359,12 +395,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
-        Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
+        [[maybe_unused]] Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;
         [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
         [[maybe_unused]] const Real* const bcur =
             bplanes + (b_on_chip ? i - 2 * RS : i % NB) * C::BB_ELEMS + tid;  // b of this step's outputs
+        if constexpr (kDelay > 0) write_back(i - 1 - RS, pend);  // the previous step's outputs (after the barrier)
         stream_plane<Real, S, C, SYM, kJacobi, kRot>(cur, a.c, acc, xq, [&](int jy, int jx, Real sum, Real xc) {
           const int k = jy * MX + jx;
           Real value = sum;
@@ -376,7 +413,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
               rsum += rl * rl;
             }
           }
-          if constexpr (C::CONSEC) {
+          if constexpr (kDelay > 0) {
+            pend[jy][jx] = value;
+          } else if constexpr (C::CONSEC) {
             row_out[jy][jx] = value;
             if (jx == MX - 1) store_vec(bout + jy * C::SW, row_out[jy]);
           } else {
@@ -417,6 +456,12 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       else plane_loop(std::false_type{});
     } else {
       plane_loop(std::false_type{});
+    }
+    if constexpr (kDelay > 0) {
+      // The last step's outputs. Plane P - 1 - RS was read at step P - 1 - RS, which the loop's last barrier may not
+      // follow; the fill's barrier below publishes these writes.
+      __syncthreads();
+      write_back(P - 1 - RS, pend);
     }
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
@@ -563,7 +608,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   out.face_planes_on_chip = pa.face_planes_on_chip;
   out.neighbour_sync = pa.sweep_flags.flag != nullptr;
   out.tile_x = C::BX;
-  out.plane_sync_steps = kPlaneSyncGap<S>;
+  out.plane_sync_steps = kPlaneSyncGap<Real, S, kHasB>;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }
