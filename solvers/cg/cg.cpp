@@ -38,6 +38,12 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
   template <class Real>
   SolveResult run(System<Real>& sys) {
     if (!sys.A) throw std::invalid_argument("cg: the run set-up gave no linear operator");
+    // Comparison switches (README.md, "Runtime switches"), read up front so that a bad value is an error in every run.
+    const bool convert_passes = env_flag("PERKSOLVE_PCG_CONVERT_PASSES", false);
+    const bool dots_in_passes_on = env_flag("PERKSOLVE_PCG_DOTS_IN_PASSES", true);
+    const bool zero_start_on = env_flag("PERKSOLVE_CG_ZERO_START", true);
+    const bool refresh_p = env_flag("PERKSOLVE_CG_REFRESH_P", false);
+    const bool early_stop_on = env_flag("PERKSOLVE_CG_EARLY_STOP", true);
     LinearOperator<Real>& A = *sys.A;
     auto* grid_op = dynamic_cast<GridOperator<Real>*>(&A);  // (null for an assembled matrix)
     Backend<Real>& be = sys.backend;
@@ -57,10 +63,10 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       if (!quiet_) log::info(mg->describe());
     }
     // The cycle in the other precision: r is handed over rounded and z used as the cycle leaves it (no z in Real).
-    const bool mixed = mg && mg->mixed() && !env_is("PERKSOLVE_PCG_CONVERT_PASSES", "1");
+    const bool mixed = mg && mg->mixed() && !convert_passes;
     if (mixed && !quiet_) log::info("cg: r and z cross to and from the float cycle inside CG's own passes");
     // (Not with the conversion passes: they compare against the plain double path.)
-    const bool dots_in_passes = (mixed || (mg && !mg->mixed())) && !env_is("PERKSOLVE_PCG_DOTS_IN_PASSES", "0");
+    const bool dots_in_passes = (mixed || (mg && !mg->mixed())) && dots_in_passes_on;
     if (dots_in_passes && !quiet_) log::info("cg: r.r from the r update, r.z from the cycle's last pass");
     constexpr int kRrSlot = 0, kRzSlot = 1;  // sum slots: r.r on CG's backend, r.z on the cycle's
     if (pc_ != "none" && !mixed) {
@@ -106,7 +112,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
       // for a float cycle and leaves r.r in its slot, instead of the residual's stencil pass, the rounding and a dot
       // pass (PERKSOLVE_CG_ZERO_START=0: those passes, for comparison).
       const bool r_is_b = sys.x_is_zero && grid_op && grid_op->boundary_values_are_zero() && dots_in_passes &&
-                          !env_is("PERKSOLVE_CG_ZERO_START", "0");
+                          zero_start_on;
       if (r_is_b && !quiet_) log::info("cg: x0 = 0 and zero boundary values, so r = b: no residual pass");
       if (r_is_b) {
         if (mixed) be.axpby_mixed_norm_later(Real(1), sys.b, Real(0), *r, mg->rounded_input(), kRrSlot);
@@ -135,7 +141,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     // they keep it after the first application, since p is then only written on owned cells (the Backend contract).
     // Later applications skip the refresh (PERKSOLVE_CG_REFRESH_P=1: refresh every time; the same values).
     const bool p_ghosts_stay_zero =
-        grid_op && grid_op->homogeneous_ghosts_are_zero() && !env_is("PERKSOLVE_CG_REFRESH_P", "1");
+        grid_op && grid_op->homogeneous_ghosts_are_zero() && !refresh_p;
     bool p_ghosts_zero = false;  // p's ghosts hold +0 now
     if (p_ghosts_stay_zero && !quiet_)
       log::info("cg: p's ghosts stay +0 after the first application of A (its refresh is skipped)");
@@ -160,7 +166,7 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
     // could stop the solve, CG waits for r.r and checks then; a stop needs only this iteration's x update, not the
     // cycle nor the new direction. The iterate, residual, count and reason are those of the check after them.
     // PERKSOLVE_CG_EARLY_STOP=0: always check after them (for comparison).
-    const bool early_stop = pc_ != "none" && dots_in_passes && !env_is("PERKSOLVE_CG_EARLY_STOP", "0");
+    const bool early_stop = pc_ != "none" && dots_in_passes && early_stop_on;
     const long iteration_cap = iteration_limit(sys.stop);
     StopReason early_reason = StopReason::none;  // the check before the cycle stopped the solve
     double previous_residual = -1.0;             // ||r|| at the previous iteration's check (-1: none yet)

@@ -357,9 +357,9 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
   }
 
   // Per-level work fields and smoother set-up.
-  const bool refresh_all_ghosts = env_is("PERKSOLVE_MG_REFRESH_ALL_GHOSTS", "1");
-  sweep_pairs_enabled_ = !env_is("PERKSOLVE_MG_SWEEP_PAIRS", "0");  // "0": Jacobi sweeps one by one (comparisons)
-  residual_pairs_enabled_ = !env_is("PERKSOLVE_MG_PAIR_RESIDUAL", "0");  // "0": the residual in a pass of its own
+  const bool refresh_all_ghosts = env_flag("PERKSOLVE_MG_REFRESH_ALL_GHOSTS", false);
+  sweep_pairs_enabled_ = env_flag("PERKSOLVE_MG_SWEEP_PAIRS", true);  // "0": Jacobi sweeps one by one (comparisons)
+  residual_pairs_enabled_ = env_flag("PERKSOLVE_MG_PAIR_RESIDUAL", true);  // "0": the residual in a pass of its own
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& v = *levels_[l];
     if (!v.active) continue;

@@ -14,11 +14,12 @@ import tempfile
 ARGS = None
 
 
-def run(extra, np=None, expect=None):
+def run(extra, np=None, expect=None, env=None):
     cmd = [ARGS.perksolve] + extra
     if np is not None:
         cmd = [ARGS.mpiexec, "-n", str(np), "--oversubscribe"] + cmd
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
+                       env=None if env is None else {**os.environ, **env})
     if expect is not None and p.returncode != expect:
         fail(f"{' '.join(cmd)}\nexit code {p.returncode}, expected {expect}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return p
@@ -127,6 +128,19 @@ def check_command_line():
     print("command line ok")
 
 
+def check_env_switches():
+    # A runtime switch with a value it does not accept is an error naming the variable, the value and what was
+    # expected (exit 1), never a silent default; the accepted values run.
+    small = ["grid.extents=[15,15,15]"]
+    for name, value, solver_deck in (("PERKSOLVE_CG_EARLY_STOP", "off", "pcg_mg_poisson3d.toml"),
+                                     ("PERKSOLVE_MG_SWEEP_PAIRS", "2", "mg_poisson3d.toml")):
+        p = run([deck(os.path.join("solvers", solver_deck))] + small, expect=1, env={name: value})
+        if f"{name}='{value}': expected '0' or '1'" not in p.stderr:
+            fail(f"{name}={value} not diagnosed:\n{p.stderr}")
+        run([deck(os.path.join("solvers", solver_deck))] + small, expect=0, env={name: "0"})
+    print("environment switches ok")
+
+
 def check_not_converged():
     p = run([deck("poisson3d.toml"), "solver.stop.max_iterations=10"], expect=2)
     grab(r"did not converge due to DIVERGED_ITS", p.stdout, "not-converged reason")
@@ -185,6 +199,7 @@ def main():
         "malformed-decks": check_malformed_decks,
         "command-line": check_command_line,
         "not-converged": check_not_converged,
+        "env-switches": check_env_switches,
         "heat": check_heat,
         "stencil-shapes": check_stencil_shapes,
         "rank-counts": check_rank_counts,

@@ -24,6 +24,7 @@
 #include "framework/backends/cuda/persistent_program.cuh"
 #include "framework/backends/cuda/stencil_cg_request.cuh"
 #include "framework/backends/cuda/register_cuda.hpp"
+#include "framework/util/env.hpp"
 
 namespace perksolve {
 
@@ -277,11 +278,7 @@ CudaField<Real>::~CudaField() {
 namespace cuda_detail {
 bool pdl_enabled() {
   static const bool on = [] {
-    const char* e = std::getenv("PERKSOLVE_CUDA_PDL");
-    if (e == nullptr) return true;
-    const std::string v(e);
-    if (v != "0" && v != "1") throw std::invalid_argument("PERKSOLVE_CUDA_PDL='" + v + "': expected 0 or 1");
-    return v == "1";
+    return env_flag("PERKSOLVE_CUDA_PDL", true);
   }();
   return on;
 }
@@ -299,19 +296,6 @@ cudaStream_t shared_stream(int device) {
   cudaStream_t& s = streams[device];
   if (s == nullptr) PERKSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   return s;
-}
-
-// The integer in environment variable `name`, in [lo, hi]; `fallback` when it is unset. Any other value is an
-// error naming the variable, the value and what was expected.
-int env_int(const char* name, long lo, long hi, int fallback, const char* expected) {
-  const char* t = std::getenv(name);
-  if (t == nullptr) return fallback;
-  const std::string v(t);
-  char* end = nullptr;
-  const long c = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || c < lo || c > hi)
-    throw std::invalid_argument(std::string(name) + "='" + v + "': expected " + expected);
-  return static_cast<int>(c);
 }
 
 // Until the kernel on `stream` has written a count >= 0 into mapped pinned memory at `slot` (set to -1 before its
@@ -361,12 +345,8 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   }
   // (before any allocation: a bad value throws from the constructor)
   fast_memory_ = cuda_detail::perks_fast_memory(perks_device_);
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_MEMORY")) {
-    const std::string v(t);
-    if (v != "fast" && v != "normal")
-      throw std::invalid_argument("PERKSOLVE_CUDA_MEMORY='" + v + "': expected 'fast' or 'normal'");
-    fast_memory_ = v == "fast";
-  }
+  if (std::getenv("PERKSOLVE_CUDA_MEMORY") != nullptr)
+    fast_memory_ = env_choice("PERKSOLVE_CUDA_MEMORY", {"fast", "normal"}, "fast") == "fast";
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
@@ -392,17 +372,14 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
     PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&perks_sweep_flags_), bytes));
     PERKSOLVE_CUDA_CHECK(cudaMemsetAsync(perks_sweep_flags_, 0, bytes, stream_));
   }
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_TILES")) wide_tiles_ = std::string(t) != "two_load";
-  if (const char* t = std::getenv("PERKSOLVE_CUDA_SPMV"))
-    spmv_path_ = std::string(t) == "cusparse" ? CudaSpmvPath::cusparse
-                 : std::string(t) == "vector" ? CudaSpmvPath::native_vector
-                                              : CudaSpmvPath::native;
-  if (const char* w = std::getenv("PERKSOLVE_CUDA_CG_WALK")) {
-    const std::string v(w);
-    if (v != "staged" && v != "per_thread")
-      throw std::invalid_argument("PERKSOLVE_CUDA_CG_WALK: expected staged or per_thread, got '" + v + "'");
-    cg_walk_ = v == "staged" ? CudaCgWalk::staged : CudaCgWalk::per_thread;
-  }
+  wide_tiles_ = env_choice("PERKSOLVE_CUDA_TILES", {"wide", "two_load"}, "wide") == "wide";
+  const std::string spmv = env_choice("PERKSOLVE_CUDA_SPMV", {"native", "vector", "cusparse"}, "native");
+  spmv_path_ = spmv == "cusparse" ? CudaSpmvPath::cusparse
+               : spmv == "vector" ? CudaSpmvPath::native_vector
+                                  : CudaSpmvPath::native;
+  cg_walk_ = env_choice("PERKSOLVE_CUDA_CG_WALK", {"staged", "per_thread"}, "staged") == "staged"
+                 ? CudaCgWalk::staged
+                 : CudaCgWalk::per_thread;
 }
 
 template <class Real>

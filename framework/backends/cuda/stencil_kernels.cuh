@@ -37,6 +37,7 @@
 #include "framework/backends/cuda/grid_reduce.cuh"
 #include "framework/backends/cuda/stream_schedule.hpp"
 #include "framework/stencil/shape.hpp"
+#include "framework/util/env.hpp"
 
 namespace perksolve::cuda_detail {
 
@@ -1284,10 +1285,9 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
 // wastes at most a fifth of the threads on this x extent.
 inline int wide_tile_override() {
   static const int v = [] {
-    const char* e = std::getenv("PERKSOLVE_CUDA_WIDE_TILE");
-    if (e == nullptr) return 0;
-    const std::string s(e);
-    return s == "large" ? 3 : s == "medium" ? 2 : s == "small" ? 1 : 0;
+    if (std::getenv("PERKSOLVE_CUDA_WIDE_TILE") == nullptr) return 0;
+    const std::string s = env_choice("PERKSOLVE_CUDA_WIDE_TILE", {"large", "medium", "small"}, "large");
+    return s == "large" ? 3 : s == "medium" ? 2 : 1;
   }();
   return v;
 }
