@@ -139,6 +139,9 @@ struct PersistentSweeps {
   // Resident kernel: the most plane steps from one block barrier of its plane loop to the next: the reach R_s along the
   // streamed axis where it is >= 2 (the most its in-place write-back allows), else 1.
   int plane_sync_steps = 0;
+  // Resident kernel: planes by which the first chunk is shorter and the last one longer than with equal chunks (the
+  // face bricks, which do more work per sweep, get fewer planes; framework/backends/cuda/stream_schedule.hpp).
+  int chunk_lead = 0;
   // The concurrency model behind the launch (docs/perf/perks.md): bytes in flight per SM that the chosen
   // occupancy keeps, the bytes Little's law asks for, and the predicted speed-up over per-sweep kernels.
   double inflight_bytes_per_sm = 0.0, needed_bytes_per_sm = 0.0, model_speedup = 0.0;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "framework/stencil/stencil.hpp"
+#include "framework/util/env.hpp"
 #include "tests/gpu/gpu_test_support.hpp"
 
 using namespace perksolve;
@@ -74,10 +75,9 @@ const char* test_grid_name(TestGrid grid) {
 }
 
 // Whether the backends of this run give the resident kernel its sweep flags (PERKSOLVE_PERKS_NEIGHBOUR_SYNC).
-bool neighbour_sync_on() {
-  const char* v = std::getenv("PERKSOLVE_PERKS_NEIGHBOUR_SYNC");
-  return v == nullptr || std::string(v) == "1";
-}
+bool neighbour_sync_on() { return env_flag("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", true); }
+// Whether they shorten the face chunks (PERKSOLVE_PERKS_CHUNK_LEAD).
+bool chunk_lead_on() { return env_flag("PERKSOLVE_PERKS_CHUNK_LEAD", true); }
 
 template <class Real>
 long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b) {
@@ -195,6 +195,8 @@ PersistentSweeps check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind
   else EXPECT_TRUE(res.plane_sync_steps == s.shape.radius || res.plane_sync_steps == s.shape.radius + 1)
       << "the resident plane loop's barriers: at most R steps apart, or R + 1 with the write-back one step late; got "
       << res.plane_sync_steps;
+  if (res.kernel != PerksKernel::resident || !chunk_lead_on()) EXPECT_EQ(res.chunk_lead, 0) << "chunk lead: resident only";
+  EXPECT_GE(res.chunk_lead, 0);
   return res;
 }
 
@@ -204,7 +206,7 @@ void all_shapes_test() {
   std::vector<Stencil> stencils;
   for (const auto& name : perks_shape_names()) stencils.push_back(perks_stencil(name));
   stencils.push_back(laplacian_27pt_fe(0.1));  // the symmetric (CSE) kernel
-  int on_chip = 0, resident_jacobi = 0, face_planes = 0, face_plane_shapes = 0;
+  int on_chip = 0, resident_jacobi = 0, face_planes = 0, face_plane_shapes = 0, led = 0, resident = 0;
   for (const Stencil& s : stencils)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
       // Streaming: cache off, a few planes with several items per block, the whole domain.
@@ -216,6 +218,8 @@ void all_shapes_test() {
       // >= 2 (perks_resident.cuh: kResidentFacePlanes, less two Jacobi kernels), where the first and the last brick own
       // the cells those ghosts mirror (so far every launch of these grids).
       auto tally_face_planes = [&](const PersistentSweeps& res) {
+        led += res.chunk_lead > 0;
+        ++resident;
         if (s.radius() >= 2) {
           face_planes += res.face_planes_on_chip;
           ++face_plane_shapes;
@@ -247,6 +251,8 @@ void all_shapes_test() {
   std::printf("resident Jacobi with b on chip: %d of %d launches\n", on_chip, resident_jacobi);
   std::printf("resident launches of radius >= 2 with face planes on chip: %d of %d\n", face_planes, face_plane_shapes);
   EXPECT_GE(4 * face_planes, 3 * face_plane_shapes) << "face planes on chip in most resident launches of radius >= 2";
+  std::printf("resident launches with shorter face chunks: %d of %d\n", led, resident);
+  if (chunk_lead_on()) EXPECT_GT(led, 0) << "the face chunks' lead runs in some of these launches (plan_brick_face_lead)";
   EXPECT_GE(2 * on_chip, resident_jacobi) << "b on chip in at least half of the resident Jacobi launches";
 }
 TEST(CudaPerks, EveryShapeBitIdenticalDouble) { all_shapes_test<double>(); }

@@ -136,6 +136,68 @@ TEST(StreamSchedule, LeadKeepsTheChunksAndBalancesTheFaceChunks) {
   EXPECT_GT(led, 20);
 }
 
+TEST(StreamSchedule, BrickFaceLeadOfThe2dResidentBricks) {
+  // 2d13pt fp64 at 1423^2 on an H200: 2 tiles, at most 66 chunks; chunks of 22 rows make 65 (block 0 is the slowest).
+  // A lead of 3 (R_s) leaves both face bricks at a middle brick's work: 19 + 3 and 18 + 3 against 22.
+  StreamChunks c = plan_brick_face_lead(equal_chunks(1423, 22), 66, 3, 4);
+  EXPECT_EQ(c.lead, 3);
+  EXPECT_EQ(stream_chunk_count(c), 65);
+  int s0 = -1, first = -1, last = -1;
+  stream_chunk_planes<true>(c, 0, s0, first);
+  stream_chunk_planes<true>(c, 64, s0, last);
+  EXPECT_EQ(first, 19);
+  EXPECT_EQ(last, 18);
+  expect_cover<true>(c, "1423/22");
+  // 2d17pt fp64 Jacobi at 1013^2: one tile, 127 chunks of 8 rows (last 5); face work 4. Lead 1: 7 + 4 and 6 + 4
+  // against 8 + 4 without; a lead of 4 would add a chunk of one row, below the floor of 5.
+  c = plan_brick_face_lead(equal_chunks(1013, 8), 132, 4, 5);
+  EXPECT_EQ(c.lead, 1);
+  EXPECT_EQ(stream_chunk_count(c), 127);
+  // One more chunk where the blocks allow it and it pays: 100 planes in 10 chunks of 10, 12 chunks allowed.
+  c = plan_brick_face_lead(equal_chunks(100, 10), 12, 2, 3);
+  EXPECT_EQ(stream_chunk_count(c), 11);
+  stream_chunk_planes<true>(c, 0, s0, first);
+  stream_chunk_planes<true>(c, 10, s0, last);
+  EXPECT_EQ(first, 5);  // work 10 from lead 3 on; the most even split of the spare planes
+  EXPECT_EQ(last, 5);
+  EXPECT_EQ(plan_brick_face_lead(equal_chunks(100, 10), 10, 2, 3).lead, 0) << "no chunk to spare, no slack: no lead";
+  EXPECT_EQ(plan_brick_face_lead(equal_chunks(10, 16), 132, 2, 3).lead, 0) << "one chunk";
+}
+
+TEST(StreamSchedule, BrickFaceLeadNeverRaisesTheWorkOrShortensBelowTheFloor) {
+  long led = 0;
+  for (int ns : {2, 7, 64, 95, 100, 126, 255, 1013, 1423})
+    for (int chunk : {1, 2, 5, 7, 8, 16, 22, 64})
+      for (long max_chunks : {8L, 14L, 66L, 132L})
+        for (int face : {1, 2, 4}) {
+          const StreamChunks e = equal_chunks(ns, chunk);
+          const long n0 = stream_chunk_count(e);
+          if (n0 > max_chunks) continue;  // the plan never asks for more chunks than blocks
+          const StreamChunks c = plan_brick_face_lead(e, max_chunks, face, face + 1);
+          const std::string what = std::to_string(ns) + "/" + std::to_string(chunk) + " max " +
+                                   std::to_string(max_chunks) + " face " + std::to_string(face);
+          expect_cover<true>(c, what);
+          const long n = stream_chunk_count(c);
+          EXPECT_LE(n, std::max(n0, max_chunks)) << what;
+          if (n < 2) {
+            EXPECT_EQ(c.lead, 0) << what;
+            continue;
+          }
+          auto face_work = [&](const StreamChunks& x, long count) {
+            int s = 0, f = 0, l = 0;
+            stream_chunk_planes<true>(x, 0, s, f);
+            stream_chunk_planes<true>(x, count - 1, s, l);
+            return std::pair<int, int>{f, l};
+          };
+          const auto [f0, l0] = face_work(e, n0);
+          const auto [f1, l1] = face_work(c, n);
+          EXPECT_LE(std::max(f1, l1) + face, std::max(std::max(f0, l0) + face, n0 >= 3 ? chunk : 0)) << what;
+          EXPECT_GE(std::min(f1, l1), std::min(face + 1, std::min(f0, l0))) << what;
+          led += c.lead > 0;
+        }
+  EXPECT_GT(led, 50);
+}
+
 TEST(StreamSchedule, StaticItemsOf3d13ptJacobiSpreadTheirFaceItems) {
   // 3d13pt fp64 Jacobi at 384^3 on an H200 (the pipelined kernel's static small tile): 6 x 48 tiles, 15 chunks of 26
   // planes (the last 20), halo 4 planes, 6 planes per face item; planned on 255 of 264 block slots.

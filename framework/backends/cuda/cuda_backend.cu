@@ -345,8 +345,7 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   }
   // (before any allocation: a bad value throws from the constructor)
   fast_memory_ = cuda_detail::perks_fast_memory(perks_device_);
-  if (std::getenv("PERKSOLVE_CUDA_MEMORY") != nullptr)
-    fast_memory_ = env_choice("PERKSOLVE_CUDA_MEMORY", {"fast", "normal"}, "fast") == "fast";
+  fast_memory_ = env_choice("PERKSOLVE_CUDA_MEMORY", {"fast", "normal"}, fast_memory_ ? "fast" : "normal") == "fast";
   stream_ = shared_stream(device_);
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), kMaxPartials * sizeof(double)));
   PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&work_counters_), 2 * sizeof(unsigned)));
@@ -1057,6 +1056,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   res.neighbour_sync = launch.neighbour_sync;
   res.tile_x = launch.tile_x;
   res.plane_sync_steps = launch.plane_sync_steps;
+  res.chunk_lead = launch.chunk_lead;
   res.inflight_bytes_per_sm = launch.inflight_bytes_per_sm;
   res.needed_bytes_per_sm = launch.needed_bytes_per_sm;
   res.model_speedup = launch.model_speedup;

@@ -37,7 +37,9 @@ struct PerksRequest {
   PerksDeviceModel device{};     // the concurrency model's device (CudaBackend queries it once)
   PerksKernel kernel = PerksKernel::automatic;
   bool rhs_on_chip = true;       // Jacobi, resident kernel: b on chip where it fits beside the iterate
-  bool chunk_lead = true;        // pipelined kernel, per-item ghost fill: the face chunks share the slack (plan_stream_lead)
+  // The face chunks shorter: pipelined kernel, per-item ghost fill: they share the slack (plan_stream_lead); resident
+  // kernel: by their face work (plan_brick_face_lead).
+  bool chunk_lead = true;
   bool static_balance = true;    // pipelined kernel, static items with the per-item fill: balance_static_blocks
   unsigned long long* timing_dev = nullptr;  // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): the stamps; null: not traced
   PerksSweepFlags sweep_flags{};  // resident kernel: flags for sync with the neighbouring bricks (flag null: not)
@@ -53,6 +55,7 @@ struct PerksLaunch {
   bool neighbour_sync = false;       // resident: sweeps synchronised with the neighbouring bricks only
   int tile_x = 0;                    // resident: the columns of a brick's tile
   int plane_sync_steps = 0;          // resident: the most plane steps from one block barrier of the plane loop to the next
+  int chunk_lead = 0;                // resident: planes the first chunk gave to the last (plan_brick_face_lead)
   double inflight_bytes_per_sm = 0, needed_bytes_per_sm = 0, model_speedup = 0;  // the concurrency model
 };
 

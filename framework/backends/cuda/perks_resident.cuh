@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
   const long q = blockIdx.x / a.tiles;
   const long u = blockIdx.x - q * a.tiles;
   int s0 = 0, len = 0;
-  stream_chunk_planes(stream_chunks(a), q, s0, len);
+  stream_chunk_planes<true>(stream_chunks(a), q, s0, len);  // with the face chunks' lead (plan_brick_face_lead)
   const int P = len + 2 * RS;
   const int x0 = static_cast<int>(u % a.tiles_x) * C::BX;
   const int y0 = static_cast<int>(u / a.tiles_x) * C::BY;
@@ -559,6 +559,13 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   if (!plan.fits) return out;
   a.chunk = plan.chunk;
   a.items = plan.items;
+  // The bricks at the streamed axis's faces shorter by about their face work, R_s planes (plan_brick_face_lead), with
+  // a chunk more where the blocks allow; not shorter than R_s + 1 planes (the neighbour sync's reach stays).
+  if (pr.chunk_lead) {
+    const StreamChunks led = plan_brick_face_lead(stream_chunks(a), max_blocks / a.tiles, G::RS, G::RS + 1);
+    a.lead = led.lead;
+    a.items = a.tiles * stream_chunk_count(led);
+  }
   const long smem = plan.smem_bytes - static_smem;
   const int per_sm = blocks_per_sm(kernel, C::NT, static_cast<int>(smem));
   if (per_sm < 1 || static_cast<long>(per_sm) * r.sm_count < a.items) return out;  // never over-subscribed
@@ -571,7 +578,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   int first_len = 0, last_s0 = 0, shortest = INT_MAX;
   for (long q = 0; q < chunks; ++q) {
     int s0 = 0, len = 0;
-    stream_chunk_planes(stream_chunks(a), q, s0, len);
+    stream_chunk_planes<true>(stream_chunks(a), q, s0, len);
     if (q == 0) first_len = len;
     if (q == chunks - 1) last_s0 = s0;
     shortest = std::min(shortest, len);
@@ -609,6 +616,7 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   out.neighbour_sync = pa.sweep_flags.flag != nullptr;
   out.tile_x = C::BX;
   out.plane_sync_steps = kPlaneSyncGap<Real, S, kHasB>;
+  out.chunk_lead = a.lead;
   out.model_speedup = plan.predicted_speedup;
   return out;
 }

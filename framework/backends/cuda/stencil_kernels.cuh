@@ -412,7 +412,7 @@ struct StreamArgs {
   // tail_chunk planes long; tail_chunk = 0: equal chunks.
   int head_chunks;
   int tail_chunk;
-  int lead;  // planes by which the chunks start early (StreamChunks::lead); read only by stream_sweep with an item hook
+  int lead;  // planes by which the chunks start early (StreamChunks::lead): stream_sweep with an item hook, resident PERKS
   Real scale;
   Real c[NP];
 };
@@ -1285,9 +1285,8 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
 // wastes at most a fifth of the threads on this x extent.
 inline int wide_tile_override() {
   static const int v = [] {
-    if (std::getenv("PERKSOLVE_CUDA_WIDE_TILE") == nullptr) return 0;
-    const std::string s = env_choice("PERKSOLVE_CUDA_WIDE_TILE", {"large", "medium", "small"}, "large");
-    return s == "large" ? 3 : s == "medium" ? 2 : 1;
+    const std::string s = env_choice("PERKSOLVE_CUDA_WIDE_TILE", {"large", "medium", "small"}, "");
+    return s == "large" ? 3 : s == "medium" ? 2 : s == "small" ? 1 : 0;  // "": unset, the automatic choice
   }();
   return v;
 }

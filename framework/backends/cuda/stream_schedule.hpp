@@ -77,6 +77,49 @@ inline StreamChunks plan_stream_lead(StreamChunks c) {
   return c;
 }
 
+// A lead for the resident kernel's bricks (perks_resident.cuh: one brick per block, every chunk `chunk` planes or
+// less, c without a tail), whose sweep period follows the slowest brick (the neighbour sync). The bricks at the
+// streamed axis's faces also compute their face planes and fill the face ghosts: about face_planes planes of work more
+// than a middle brick (the H200 trace at radius >= 2: 1.5-4 planes; benchmarks/results/
+// gpu-h200-2026-11-30-resident-trace). With equal chunks the first brick is a whole chunk plus that work, the slowest
+// of the sweep. The lead moves planes from the first chunk to the last one, and adds a chunk where max_chunks (the
+// blocks left for them) allows, so that max(chunk, first + face_planes, last + face_planes) is least (ties: the longer
+// shortest face chunk, then the smaller lead). It never shortens a face chunk below min(min_len, the shortest chunk
+// without a lead), so the neighbour sync's reach (R_s + 1 planes over the shortest chunk) does not grow; lead 0 where
+// nothing is gained.
+inline StreamChunks plan_brick_face_lead(StreamChunks c, long max_chunks, int face_planes, int min_len) {
+  c.lead = 0;
+  if (c.tail_chunk != 0 || c.chunk <= 0 || c.ns <= c.chunk) return c;
+  struct Outcome {
+    bool ok = false;
+    long work = 0;
+    int shortest = 0;
+  };
+  auto outcome = [&](int lead) {
+    Outcome o;
+    const long n = (static_cast<long>(c.ns) + lead + c.chunk - 1) / c.chunk;
+    if (lead > 0 && n > max_chunks) return o;
+    const int first = c.chunk - lead;
+    const int last = static_cast<int>(c.ns + lead - (n - 1) * c.chunk);
+    o.ok = true;
+    o.work = std::max<long>({n >= 3 ? c.chunk : 0, first + face_planes, last + face_planes});
+    o.shortest = std::min(first, last);
+    return o;
+  };
+  const Outcome none = outcome(0);
+  const int floor = std::min(min_len, none.shortest);
+  Outcome best = none;
+  for (int lead = 1; lead < c.chunk; ++lead) {
+    const Outcome o = outcome(lead);
+    if (!o.ok || o.shortest < floor || o.work >= none.work) continue;
+    if (o.work < best.work || (o.work == best.work && o.shortest > best.shortest)) {
+      best = o;
+      c.lead = lead;
+    }
+  }
+  return c;
+}
+
 // Whether a row tile `narrow` columns wide covers an x extent nx with less padding than one `wide` columns wide, by
 // more than 3 % (with_wide_tune, 2D rows): ceil(nx / narrow) narrow columns against ceil(nx / wide) wide ones. The
 // wide tile wins ties (at 16384^2 it was 1-2 % faster per cell than the narrow one; H200, stencil_sweep round 21).
