@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <string>
 
 #include "framework/io/blocks.hpp"
 #include "framework/io/checkpoint.hpp"
@@ -27,13 +29,24 @@ namespace {
 
 // Test hooks (fault injection for the restart tests), read once:
 //   PERKSOLVE_TEST_KILL_AT=N      every rank SIGKILLs itself after iteration N (a crash between checkpoints)
-//   PERKSOLVE_TEST_SIGNAL_AT=N[:USR1]  the last rank raises SIGTERM (SIGUSR1) after iteration N
-long env_long(const char* name, int* sig = nullptr) {
+//   PERKSOLVE_TEST_SIGNAL_AT=N[:USR1|:TERM]  the last rank raises SIGTERM (SIGUSR1) after iteration N
+// -1 where unset; any other value than these is an error naming the variable (framework/util/env.hpp's rule).
+long env_test_hook(const char* name, int* sig = nullptr) {
   const char* v = std::getenv(name);
-  if (!v || !*v) return -1;
+  if (v == nullptr) return -1;
   const std::string s(v);
-  if (sig) *sig = s.find("USR1") != std::string::npos ? SIGUSR1 : SIGTERM;
-  return std::atol(s.c_str());
+  const std::size_t colon = s.find(':');
+  const std::string number = s.substr(0, colon);
+  const std::string kind = colon == std::string::npos ? std::string() : s.substr(colon + 1);
+  char* end = nullptr;
+  const long n = std::strtol(number.c_str(), &end, 10);
+  const bool kind_ok = sig != nullptr ? colon == std::string::npos || kind == "USR1" || kind == "TERM"
+                                      : colon == std::string::npos;
+  if (number.empty() || *end != '\0' || n < 0 || !kind_ok)
+    throw std::invalid_argument(std::string(name) + "='" + s + "': expected " +
+                                (sig != nullptr ? "N, N:USR1 or N:TERM (an iteration N >= 0)" : "an iteration N >= 0"));
+  if (sig != nullptr) *sig = kind == "USR1" ? SIGUSR1 : SIGTERM;
+  return n;
 }
 
 template <class Real>
@@ -87,8 +100,8 @@ class RunOutputImpl final : public RunOutput<Real> {
       });
     }
     if (opt_.checkpoint.active()) signals_ = std::make_unique<SignalGuard>();
-    kill_at_ = env_long("PERKSOLVE_TEST_KILL_AT");
-    signal_at_ = env_long("PERKSOLVE_TEST_SIGNAL_AT", &test_signal_);
+    kill_at_ = env_test_hook("PERKSOLVE_TEST_KILL_AT");
+    signal_at_ = env_test_hook("PERKSOLVE_TEST_SIGNAL_AT", &test_signal_);
     per_iteration_ = opt_.output.every > 0 || opt_.output.history || opt_.checkpoint.active() || data_ != nullptr ||
                      kill_at_ >= 0;
   }

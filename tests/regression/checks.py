@@ -138,6 +138,11 @@ def check_env_switches():
         if f"{name}='{value}': expected '0' or '1'" not in p.stderr:
             fail(f"{name}={value} not diagnosed:\n{p.stderr}")
         run([deck(os.path.join("solvers", solver_deck))] + small, expect=0, env={name: "0"})
+    # The restart tests' fault-injection hooks (framework/io/run_output.cpp) take an iteration number, nothing else.
+    for name, value in (("PERKSOLVE_TEST_KILL_AT", "ten"), ("PERKSOLVE_TEST_SIGNAL_AT", "3:HUP")):
+        p = run([deck("poisson3d.toml")] + small, expect=1, env={name: value})
+        if f"{name}='{value}': expected" not in p.stderr:
+            fail(f"{name}={value} not diagnosed:\n{p.stderr}")
     print("environment switches ok")
 
 
