@@ -73,6 +73,7 @@ TEST(PerksTrace, SummarisesTheBlocksStampsPerSweep) {
   EXPECT_NE(text.find("blocks by mean work of sweeps 1..2 (block:us), slowest: 1:11.25 2:9.75 0:9.00\n"),
             std::string::npos)
       << text;
+  EXPECT_EQ(text.find("phases of"), std::string::npos) << "no phase stamps, no phase lines";
   // Appends: a second launch adds its own table.
   ASSERT_TRUE(append_perks_trace(path, "pipelined", "3d7pt fp32 jacobi", blocks, 1, stamps));
   std::ifstream again(path);
@@ -119,6 +120,39 @@ TEST(PerksTrace, TracesAtMostTheFirstSweepsAndReportsAFileItCannotOpen) {
   EXPECT_EQ(sweep_rows(text).size(), static_cast<std::size_t>(kPerksTracedSweeps));
   std::remove(path.c_str());
   EXPECT_FALSE(append_perks_trace("/nonexistent-dir/perks_trace.txt", "resident", "x", 1, 1, stamps));
+}
+
+TEST(PerksTrace, SplitsTheResidentBlocksWorkIntoPhases) {
+  // 3 blocks, 3 sweeps of 10 us each from t * 10 us. Block b: loads 1 + b us, plane loop 5 us, fill 2 us (block 2:
+  // 3 us), step to the sweep's end. Sweep 0 is left out of the means. Kernels without the phase stamps (zero) print
+  // no phase lines (the test above).
+  constexpr int blocks = 3;
+  std::vector<unsigned long long> stamps(perks_trace_slots(blocks), 0);
+  for (long t = 0; t < 3; ++t)
+    for (int b = 0; b < blocks; ++b) {
+      const unsigned long long us = 1000, s = 10 * us * static_cast<unsigned long long>(t);
+      const unsigned long long loads = s + (1 + b) * us, loop = loads + 5 * us, done = loop + (b == 2 ? 3 : 2) * us;
+      const std::size_t i = (static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep;
+      stamps[i] = s, stamps[i + 1] = done, stamps[i + 2] = s + 10 * us, stamps[i + 3] = loads, stamps[i + 4] = loop;
+    }
+  const std::string path = ::testing::TempDir() + "perks_trace_phases.txt";
+  std::remove(path.c_str());
+  ASSERT_TRUE(append_perks_trace(path, "resident", "3d13pt fp64 apply", blocks, 3, stamps));
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Work: block 0 8 us, block 1 9, block 2 11: slowest block 2, median block 1.
+  EXPECT_NE(text.find("phases of sweeps 1..2, block mean: loads 2.00, plane loop 5.00, fill and stores 2.33, step 0.67\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("phases of sweeps 1..2, median block 1: loads 2.00, plane loop 5.00, fill and stores 2.00, step "
+                      "1.00\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("phases of sweeps 1..2, slowest block 2: loads 3.00, plane loop 5.00, fill and stores 3.00, step "
+                      "-1.00\n"),
+            std::string::npos)
+      << text;
+  std::remove(path.c_str());
 }
 
 }  // namespace

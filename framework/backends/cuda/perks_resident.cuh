@@ -340,6 +340,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       if (face_hi) face_planes(pa.faces.rule[SA][1], false);
       __syncthreads();
     }
+    perks_stamp(pa, t, 3);  // (diagnostic build only: PERKSOLVE_PERKS_TRACE)
 
     // ---- 2. compute, plane by plane, in place (Jacobi: the residual only where it is needed) ----
     double rsum = 0.0;
@@ -463,6 +464,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       __syncthreads();
       write_back(P - 1 - RS, pend);
     }
+    perks_stamp(pa, t, 4);  // (thread 0 past the plane loop's last barrier)
     cp_async_wait<0>();
     // ---- 3. the ghosts of the new iterate whose sources are in the brick, read from the brick (in place) ----
     //     (face planes: the streamed axis's ghosts only where every output goes to global memory)

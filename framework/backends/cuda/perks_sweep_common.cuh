@@ -360,7 +360,8 @@ __device__ __forceinline__ void perks_sweep_flags_done(const PerksArgs<Real>& pa
 }
 
 // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): thread 0 stamps the device clock into slot k of sweep t (0: start, 1: the
-// whole block is done with the sweep, after a block barrier of its own; 2: past the device-wide barrier). Only in a
+// whole block is done with the sweep, after a block barrier of its own; 2: past the device-wide barrier; the resident
+// kernel's phases, each after a block barrier the kernel has anyway: 3 its loads done, 4 its plane loop done). Only in a
 // build configured with -DPERKSOLVE_PERKS_TRACE=ON, and there nothing where the launch is not traced (pa.timing null,
 // the same for every thread).
 template <class Real>

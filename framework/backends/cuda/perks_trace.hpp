@@ -4,7 +4,10 @@
 // leaves that barrier (perks_stamp, perks_sweep_common.cuh). For the first kPerksTracedSweeps sweeps this appends
 // to the file, per sweep: the blocks' work time (arrival - start: min, mean, max, and the slowest block), the spread
 // of the arrivals, the barrier's own latency (first departure - last arrival) and the sweep's span; then the means
-// over the sweeps after the first, and the slowest, median and fastest blocks by their mean work time. A traced launch
+// over the sweeps after the first, and the slowest, median and fastest blocks by their mean work time. The resident
+// kernel also stamps the ends of its loads (face planes included) and of its plane loop, so that the work of its mean,
+// median and slowest blocks splits into loads, plane loop and the rest (ghost fill, stores; then the step between
+// sweeps: the flags and the wait for the neighbours, or the device-wide barrier). A traced launch
 // has one more block barrier per sweep than an untraced one. The stamps exist only in a diagnostic build
 // (-DPERKSOLVE_PERKS_TRACE=ON defines PERKSOLVE_PERKS_TRACE_BUILD): compiled in, they slowed kernels at their register
 // bound even with tracing off (docs/perf/perks.md). This header is host code only (the summary and the buffer's size).
@@ -19,7 +22,7 @@
 namespace perksolve::cuda_detail {
 
 inline constexpr int kPerksTracedSweeps = 64;
-inline constexpr int kPerksStampsPerSweep = 3;  // start, arrival, departure
+inline constexpr int kPerksStampsPerSweep = 5;  // start, arrival, departure; resident: loads done, plane loop done
 
 // Slots per traced launch for `blocks` blocks.
 inline std::size_t perks_trace_slots(int blocks) {
@@ -88,6 +91,44 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
                      per_block[static_cast<std::size_t>(k)].first);
     }
     std::fprintf(f, "\n");
+    // The phases (resident kernel: stamps 3 and 4 set), per block over the same sweeps.
+    auto phases = [&](int b, double (&ph)[4]) {
+      for (double& v : ph) v = 0;
+      for (long t = 1; t < traced; ++t) {
+        auto at = [&](int k) {
+          return static_cast<double>(stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + k]);
+        };
+        ph[0] += at(3) - at(0), ph[1] += at(4) - at(3), ph[2] += at(1) - at(4), ph[3] += at(2) - at(1);
+      }
+      for (double& v : ph) v *= 1e-3 / counted;
+    };
+    bool staged = false;
+    for (long t = 1; t < traced && !staged; ++t)
+      for (int b = 0; b < blocks && !staged; ++b)
+        staged = stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + 3] != 0;
+    if (staged) {
+      double mean[4] = {0, 0, 0, 0};
+      for (int b = 0; b < blocks; ++b) {
+        double ph[4];
+        phases(b, ph);
+        for (int k = 0; k < 4; ++k) mean[k] += ph[k] / blocks;
+      }
+      auto line = [&](const char* who, const double (&ph)[4]) {
+        std::fprintf(f, "  phases of sweeps 1..%ld, %s: loads %.2f, plane loop %.2f, fill and stores %.2f, step %.2f\n",
+                     traced - 1, who, ph[0], ph[1], ph[2], ph[3]);
+      };
+      line("block mean", mean);
+      double ph[4];
+      char who[64];
+      const int median = per_block[static_cast<std::size_t>(blocks / 2)].second;
+      phases(median, ph);
+      std::snprintf(who, sizeof who, "median block %d", median);
+      line(who, ph);
+      const int slowest = per_block[0].second;
+      phases(slowest, ph);
+      std::snprintf(who, sizeof who, "slowest block %d", slowest);
+      line(who, ph);
+    }
   }
   std::fclose(f);
   return true;
