@@ -225,6 +225,13 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
     else return col < fw;
   };
   constexpr int RL = C::HX - C::LX;                   // loaded x halo (R)
+  // Halo planes by 16-byte copies (step 1): where a brick row's column 0 and the grid's x = x0 - HX share their
+  // alignment (HX a multiple of V16 elements; tile columns are) and the rows are whole 16-byte units: fp64 2D radius
+  // 2-4 and 6, fp32 2D radius 3-4, fp64 3D radius 2. H200, small domains, two runs each against per-element copies
+  // (benchmarks/results/gpu-h200-2026-11-30-face-lead/run5): 2d13pt fp32 -7 to -10 % per sweep, 2d17pt fp32 -3 to -4 %,
+  // fp64 0-5 % (2ds9pt, 2d13pt, 2ds25pt Jacobi -4 to -5 %); Jacobi small 1.72 -> 1.74.
+  constexpr int V16 = 16 / static_cast<int>(sizeof(Real));
+  constexpr bool kVecHalo = C::HX % V16 == 0 && C::TW % V16 == 0 && C::SW % V16 == 0 && C::PLANE % V16 == 0;
   constexpr int FULL = C::TH * C::TW;
   constexpr int RING_ROWS = 2 * C::HY * C::TW;        // the rows above and below the owned rows
   constexpr int RING = RING_ROWS + 2 * RL * C::BY;    // + the columns left and right of them
@@ -299,7 +306,28 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const
       }
     } else {
       const Real* const base = src + window0;
-      const int n_halo = 2 * RS * FULL, n = n_halo + len * RING;
+      // The halo planes by 16-byte copies where the brick's rows and the grid's share their 16-byte alignment
+      // (kVecHalo, and the run-time alignment of this buffer's window and strides): a slot of V16 columns that lies in
+      // the window is one copy, the slots at the window's ends go cell by cell. The ring of the owned planes below.
+      const bool vec_halo =
+          kVecHalo && (reinterpret_cast<unsigned long long>(base) % 16 == 0) && (gstep % V16 == 0) && (grow % V16 == 0);
+      const int n_halo = vec_halo ? 0 : 2 * RS * FULL, n = n_halo + len * RING;
+      if (vec_halo) {
+        constexpr int VPR = C::TW / V16, SLOTS = C::TH * VPR;
+        for (int idx = tid; idx < 2 * RS * SLOTS; idx += C::NT) {
+          const int hp = idx / SLOTS, w = idx - hp * SLOTS;
+          const int row = w / VPR, c = (w - row * VPR) * V16;
+          if (row >= fh || (hp < RS ? face_lo : face_hi)) continue;
+          const int p = hp < RS ? hp : len + hp;
+          if (c >= C::LX && c + V16 <= fw - C::LX) {
+            cp_async16<false>(brick + p * C::PLANE + row * C::SW + c, base + (p * gstep + row * grow + c), true);
+          } else {
+#pragma unroll
+            for (int e = 0; e < V16; ++e)
+              if (in_window_x(c + e)) load_in_window(base, p, row, c + e);
+          }
+        }
+      }
       for (int idx = tid; idx < n; idx += C::NT) {
         int p, row, col;
         bool in;
