@@ -354,17 +354,17 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   PERKSOLVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&result_host_), 4 * sizeof(double)));
   // The finishing kernels write their sums straight into the pinned buffer (mapped), so nothing stands between the
   // last kernel and the host's wait; PERKSOLVE_CUDA_SUMS_TO_HOST=0: into result_dev_ and a copy (for comparison).
-  if (env_int("PERKSOLVE_CUDA_SUMS_TO_HOST", 0, 1, 1, "0 or 1") == 1)
+  if (env_flag("PERKSOLVE_CUDA_SUMS_TO_HOST", true))
     PERKSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&result_mapped_), result_host_, 0));
-  spmv_cells_kernel_ = env_int("PERKSOLVE_CUDA_SPMV_CELLS", 0, 1, 1, "0 or 1") == 1;
+  spmv_cells_kernel_ = env_flag("PERKSOLVE_CUDA_SPMV_CELLS", true);
   program_cluster_ =
       env_int("PERKSOLVE_PROGRAM_CLUSTER", 0, 16, program_cluster_, "a block count from 0 to 16");
   schedule_tail_ = env_int("PERKSOLVE_CUDA_STREAM_TAIL", 0, 64, schedule_tail_,
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
-  perks_chunk_lead_ = env_int("PERKSOLVE_PERKS_CHUNK_LEAD", 0, 1, 1, "0 or 1") == 1;
-  perks_static_balance_ = env_int("PERKSOLVE_PERKS_STATIC_BALANCE", 0, 1, 1, "0 or 1") == 1;
-  result_poll_ = env_int("PERKSOLVE_CUDA_RESULT_POLL", 0, 1, 1, "0 or 1") == 1;
-  if (env_int("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", 0, 1, 1, "0 or 1") == 1) {
+  perks_chunk_lead_ = env_flag("PERKSOLVE_PERKS_CHUNK_LEAD", true);
+  perks_static_balance_ = env_flag("PERKSOLVE_PERKS_STATIC_BALANCE", true);
+  result_poll_ = env_flag("PERKSOLVE_CUDA_RESULT_POLL", true);
+  if (env_flag("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", true)) {
     perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one block per SM)
     const std::size_t bytes =
         static_cast<std::size_t>(perks_flag_count_ + 1) * cuda_detail::kPerksFlagStride * sizeof(unsigned long long);
