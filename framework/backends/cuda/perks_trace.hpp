@@ -42,10 +42,12 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
   double sum_mean = 0, sum_max = 0, sum_spread = 0, sum_barrier = 0, sum_span = 0;
   long counted = 0;
   std::vector<double> block_work(static_cast<std::size_t>(blocks), 0.0);  // per block, over the sweeps after the first
+  // Stamp k of block b at sweep t (ns).
+  auto stamp = [&](long t, int b, int k) {
+    return static_cast<double>(stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + k]);
+  };
   for (long t = 0; t < traced; ++t) {
-    auto at = [&](int b, int k) {
-      return static_cast<double>(stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + k]);
-    };
+    auto at = [&](int b, int k) { return stamp(t, b, k); };
     double wmin = 1e300, wmax = -1e300, wsum = 0, amin = 1e300, amax = -1e300, lmin = 1e300, lmax = -1e300,
            smin = 1e300;
     int slowest = 0;
@@ -95,9 +97,7 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
     auto phases = [&](int b, double (&ph)[4]) {
       for (double& v : ph) v = 0;
       for (long t = 1; t < traced; ++t) {
-        auto at = [&](int k) {
-          return static_cast<double>(stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + k]);
-        };
+        auto at = [&](int k) { return stamp(t, b, k); };
         ph[0] += at(3) - at(0), ph[1] += at(4) - at(3), ph[2] += at(1) - at(4), ph[3] += at(2) - at(1);
       }
       for (double& v : ph) v *= 1e-3 / counted;
@@ -105,7 +105,7 @@ inline bool append_perks_trace(const std::string& path, const char* kernel, cons
     bool staged = false;
     for (long t = 1; t < traced && !staged; ++t)
       for (int b = 0; b < blocks && !staged; ++b)
-        staged = stamps[(static_cast<std::size_t>(t) * blocks + b) * kPerksStampsPerSweep + 3] != 0;
+        staged = stamp(t, b, 3) != 0;
     if (staged) {
       double mean[4] = {0, 0, 0, 0};
       for (int b = 0; b < blocks; ++b) {
