@@ -58,7 +58,7 @@ struct Record {
   int chunk_lead = 0;                        // resident: planes the first chunk gave to the last (face bricks)
   double rhs_streamed_s = 0;                 // ... and the same kernel with b streamed (0: not run)
   double inflight_per_sm = 0, needed_per_sm = 0;
-  int cache_planes = 0, blocks = 0;
+  int cache_planes = 0, blocks = 0, threads = 0;
 };
 
 template <class Real>
@@ -215,6 +215,7 @@ void time_class(CudaBackend<Real>& be, const Stencil& s, const Options& o, const
   r.cached_fraction = p.cached_fraction;
   r.cache_planes = p.cache_planes;
   r.blocks = p.blocks;
+  r.threads = p.threads;
   // model: the launcher's concurrency model (perks_model.hpp: bandwidth share of the occupancy, cached
   // fraction, the tile's remaining boundary traffic); bound: the 1 / (1 - f) (0 where f = 1).
   r.model = p.model_speedup;
@@ -323,12 +324,12 @@ int main(int argc, char** argv) {
                       "\"cells\": %.0f, \"per_step_s_per_sweep\": %.4e, \"persistent_s_per_sweep\": %.4e, "
                       "\"speedup\": %.4f, \"cached_fraction\": %.4f, \"model_speedup\": %.4f, "
                       "\"bound_1_over_1_minus_f\": %.4f, \"inflight_bytes_per_sm\": %.0f, \"needed_bytes_per_sm\": %.0f, "
-                      "\"cache_planes\": %d, \"blocks\": %d, \"streaming_s_per_sweep\": %.4e, "
+                      "\"cache_planes\": %d, \"blocks\": %d, \"threads\": %d, \"streaming_s_per_sweep\": %.4e, "
                       "\"streaming_cached_fraction\": %.4f, \"rhs_on_chip\": %s, \"rhs_streamed_s_per_sweep\": %.4e, \"neighbour_sync\": %s, \"tile_x\": %d, "
                       "\"plane_sync_steps\": %d, \"chunk_lead\": %d}%s\n",
                       r.shape.c_str(), r.precision.c_str(), r.cls.c_str(), r.kernel.c_str(), r.extents[0], r.extents[1], r.extents[2],
                       r.cells, r.per_step_s, r.persistent_s, r.per_step_s / r.persistent_s, r.cached_fraction, r.model,
-                      r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, r.streaming_s, r.streaming_f,
+                      r.bound, r.inflight_per_sm, r.needed_per_sm, r.cache_planes, r.blocks, r.threads, r.streaming_s, r.streaming_f,
                       r.rhs_on_chip ? "true" : "false", r.rhs_streamed_s, r.neighbour_sync ? "true" : "false",
                       r.tile_x, r.plane_sync_steps, r.chunk_lead, i + 1 < recs.size() ? "," : "");
         f << buf;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/backends/cuda/perks_model.hpp"
 #include "framework/stencil/stencil.hpp"
 #include "framework/util/env.hpp"
 #include "tests/gpu/gpu_test_support.hpp"
@@ -78,6 +79,8 @@ const char* test_grid_name(TestGrid grid) {
 bool neighbour_sync_on() { return env_flag("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", true); }
 // Whether they shorten the face chunks (PERKSOLVE_PERKS_CHUNK_LEAD).
 bool chunk_lead_on() { return env_flag("PERKSOLVE_PERKS_CHUNK_LEAD", true); }
+// Whether they run two blocks per SM where cuda_detail::resident_two_blocks_per_sm says so (PERKSOLVE_PERKS_TWO_BLOCKS).
+bool two_blocks_on() { return env_flag("PERKSOLVE_PERKS_TWO_BLOCKS", true); }
 
 template <class Real>
 long owned_mismatches(const FieldLayout& l, const std::vector<Real>& a, const std::vector<Real>& b) {
@@ -207,6 +210,7 @@ void all_shapes_test() {
   for (const auto& name : perks_shape_names()) stencils.push_back(perks_stencil(name));
   stencils.push_back(laplacian_27pt_fe(0.1));  // the symmetric (CSE) kernel
   int on_chip = 0, resident_jacobi = 0, face_planes = 0, face_plane_shapes = 0, led = 0, resident = 0;
+  int two_blocks = 0, two_block_launches = 0;
   for (const Stencil& s : stencils)
     for (SweepKind kind : {SweepKind::apply, SweepKind::jacobi}) {
       // Streaming: cache off, a few planes with several items per block, the whole domain.
@@ -220,6 +224,15 @@ void all_shapes_test() {
       auto tally_face_planes = [&](const PersistentSweeps& res) {
         led += res.chunk_lead > 0;
         ++resident;
+        // Two blocks of 256 threads per SM where the rule says so and they fit; else one of 512.
+        if (two_blocks_on() && cuda_detail::resident_two_blocks_per_sm(s.dim(), s.radius(), kind == SweepKind::jacobi,
+                                                                       sizeof(Real) == 4)) {
+          two_blocks += res.threads == 256;
+          ++two_block_launches;
+        } else {
+          EXPECT_EQ(res.threads, 512) << s.name << ": one block per SM";
+        }
+        EXPECT_TRUE(res.threads == 256 || res.threads == 512) << res.threads;
         if (s.radius() >= 2) {
           face_planes += res.face_planes_on_chip;
           ++face_plane_shapes;
@@ -252,6 +265,9 @@ void all_shapes_test() {
   std::printf("resident launches of radius >= 2 with face planes on chip: %d of %d\n", face_planes, face_plane_shapes);
   EXPECT_GE(4 * face_planes, 3 * face_plane_shapes) << "face planes on chip in most resident launches of radius >= 2";
   std::printf("resident launches with shorter face chunks: %d of %d\n", led, resident);
+  std::printf("resident launches with two blocks per SM: %d of the %d the rule gives them\n", two_blocks,
+              two_block_launches);
+  if (two_blocks_on()) EXPECT_GE(2 * two_blocks, two_block_launches) << "two blocks per SM in most launches of the rule";
   if (chunk_lead_on()) EXPECT_GT(led, 0) << "the face chunks' lead runs in some of these launches (plan_brick_face_lead)";
   EXPECT_GE(2 * on_chip, resident_jacobi) << "b on chip in at least half of the resident Jacobi launches";
 }

@@ -363,9 +363,10 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
                            "0 (equal chunks) or the tail's shortening factor, 2 to 64");
   perks_chunk_lead_ = env_flag("PERKSOLVE_PERKS_CHUNK_LEAD", true);
   perks_static_balance_ = env_flag("PERKSOLVE_PERKS_STATIC_BALANCE", true);
+  perks_two_blocks_ = env_flag("PERKSOLVE_PERKS_TWO_BLOCKS", true);
   result_poll_ = env_flag("PERKSOLVE_CUDA_RESULT_POLL", true);
   if (env_flag("PERKSOLVE_PERKS_NEIGHBOUR_SYNC", true)) {
-    perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one block per SM)
+    perks_flag_count_ = 4L * sm_count_;  // (the resident kernel runs one or two blocks per SM)
     const std::size_t bytes =
         static_cast<std::size_t>(perks_flag_count_ + 1) * cuda_detail::kPerksFlagStride * sizeof(unsigned long long);
     PERKSOLVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&perks_sweep_flags_), bytes));
@@ -991,6 +992,7 @@ PersistentSweeps CudaBackend<Real>::persistent_sweeps(const Stencil& A, const Pe
   pr.kernel = q.kernel;
   pr.rhs_on_chip = q.rhs_on_chip;
   pr.chunk_lead = perks_chunk_lead_;
+  pr.resident_two_blocks = perks_two_blocks_;
   pr.static_balance = perks_static_balance_;
   if (perks_sweep_flags_ != nullptr && q.sweeps < (1L << 31)) {  // (a launch's flag values stay below the next's)
     pr.sweep_flags.flag = perks_sweep_flags_;

@@ -250,6 +250,7 @@ class CudaBackend final : public Backend<Real> {
   int schedule_tail_ = cuda_detail::kStreamTailDiv;  // StencilRequest::schedule_tail (PERKSOLVE_CUDA_STREAM_TAIL)
   bool perks_chunk_lead_ = true;  // PerksRequest::chunk_lead (PERKSOLVE_PERKS_CHUNK_LEAD)
   bool perks_static_balance_ = true;  // PerksRequest::static_balance (PERKSOLVE_PERKS_STATIC_BALANCE)
+  bool perks_two_blocks_ = true;      // PerksRequest::resident_two_blocks (PERKSOLVE_PERKS_TWO_BLOCKS)
   // persistent_sweeps polls the sweep count the kernel writes last into mapped memory instead of synchronising the
   // stream (PERKSOLVE_CUDA_RESULT_POLL=0: synchronises).
   bool result_poll_ = true;

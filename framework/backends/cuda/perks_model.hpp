@@ -181,6 +181,18 @@ inline PerksResidentPlan plan_perks_resident(const PerksDeviceModel& dev, const 
   return p;
 }
 
+// Whether the resident kernel (perks_resident.cuh) runs two blocks of 256 threads per SM, each with half of the SM's
+// shared memory and a tile half as large, before one block of 512 threads with all of it: the 2D apply sweeps, and the
+// 2D fp32 Jacobi sweeps other than radius 5 (whose tile of one column per thread would be 256 wide). One block's block
+// barriers, halo loads and waits for its neighbours then overlap with the other block's plane loop. H200, small domains,
+// two runs each way (benchmarks/results/gpu-h200-2026-11-30-split-halo/run2, both tiles forced for every shape): 2D
+// apply 1-40 % faster per case (fp64 2d13pt 1.33 -> 1.59, 2d17pt 1.60 -> 1.87; fp32 2ds25pt 1.88 -> 2.45), 2D fp32
+// Jacobi 2-16 % (2d17pt 2.05 -> 2.37); 2D fp64 Jacobi up to 16 % slower (2d25pt 1.57 -> 1.33), 3D slower in Jacobi
+// (3d27pt fp64 1.71 -> 1.45) and mixed in apply (fp32 3d7pt 2.17 -> 1.24 at 175^3, where its chunks grew to 44 planes).
+constexpr bool resident_two_blocks_per_sm(int dim, int radius, bool jacobi, bool fp32) {
+  return dim == 2 && (!jacobi || (fp32 && radius != 5));
+}
+
 // The share of a cached tile plane's traffic that remains with caching, over the 2 transfers per cell of a
 // per-sweep kernel: the boundary ring of width (rx, ry) that is stored for the neighbours, and the halo of
 // width (hx, hy) that is loaded (hx is the sector-aligned load halo), for a bx x by tile plane.

@@ -41,6 +41,7 @@ struct PerksRequest {
   // kernel: by their face work (plan_brick_face_lead).
   bool chunk_lead = true;
   bool static_balance = true;    // pipelined kernel, static items with the per-item fill: balance_static_blocks
+  bool resident_two_blocks = true;  // resident kernel: two blocks per SM where resident_two_blocks_per_sm says so
   unsigned long long* timing_dev = nullptr;  // PERKSOLVE_PERKS_TRACE (perks_trace.hpp): the stamps; null: not traced
   PerksSweepFlags sweep_flags{};  // resident kernel: flags for sync with the neighbouring bricks (flag null: not)
   long sweep_flag_count = 0;      // ... for at most this many blocks

@@ -27,7 +27,8 @@
 //     planes included, which the loads bring), so its fill leaves those ghosts out except where every output goes
 //     to global memory.
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
-// with one block per SM; elsewhere the streaming PERKS kernel (perks_stencil.cuh) runs.
+// with one block of 512 threads per SM, or two of 256 (2D, resident_two_blocks_per_sm); elsewhere the pipelined
+// PERKS kernel (perks_pipelined.cuh) runs.
 #pragma once
 
 #include <algorithm>
@@ -73,9 +74,9 @@ struct ResidentCfg {
   static_assert(!CONSEC || SW % MX == 0, "consecutive columns: vector-aligned brick rows");
 };
 
-// The resident tiles: 512 threads (one block per SM, up to 128 registers). A sweep costs about one block
-// barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are wide (few
-// planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
+// The resident tiles: 512 threads (one block per SM, up to 128 registers; `half`: 256, two blocks per SM). A sweep
+// costs about one block barrier and one dependent chain of shared loads and FMAs per brick plane, so the tiles are
+// wide (few planes per brick) and give every thread several outputs per plane, as many as fit 128 registers without
 // spilling in the plane loop: 3D 32 x 32 (2 rows per thread; halo share of a plane 0.13 at R = 1; 64 x 32 for the
 // shapes other than stars where the domain's width fills it as well, resident_3d_wide_tile), 2D rows
 // of 1024 cells (2 per thread), except fp32 R = 1 (2048, 4 per thread), fp64 R >= 5 and fp32 R = 5 Jacobi (512).
@@ -112,7 +113,13 @@ struct ResidentTuneSel {
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
   static constexpr bool kWideByFill = S.dim == 3 && S.kind != ShapeKind::star;
   using wide = Tune<64, 8, 1, 4>;
+  // Two blocks per SM (resident_two_blocks_per_sm, 2D): 256 threads with the same outputs per thread, rows half as
+  // wide, about the same chunks, as many bricks again.
+  static constexpr bool kTwoBlocks = resident_two_blocks_per_sm(S.dim, S.radius, HASB, !F64);
+  using half = Tune<256, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>;
 };
+// The resident kernel's threads per SM: 512 at up to 128 registers (one block of 512 or two of 256).
+inline constexpr int kResidentThreadsPerSm = 512;
 // Whether a 3D domain nx cells wide takes the 64-column resident tile first: where it fills its x tiles within 5 % as
 // well as the 32-column tile does (H200, run 6 of gpu-h200-2026-11-29-per-call-host: the 32-column tile won at 87-95
 // and 159 wide, where it filled 91-99 % of its tiles against 68-83 %, and lost at 126, where both filled 98 %).
@@ -156,7 +163,8 @@ template <class Real, ShapeSpec S, bool HASB>
 inline constexpr int kPlaneSyncGap = StreamGeo<S>::RS + kWriteBackDelay<Real, S, HASB>;
 
 template <class Real, int DIM, int KIND, int RADIUS, int MODE, bool SYM, class T>
-__global__ void __launch_bounds__(T::BXT* T::BYT, 1) perks_resident_kernel(const PerksArgs<Real> pa) {
+__global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BXT * T::BYT))
+    perks_resident_kernel(const PerksArgs<Real> pa) {
   constexpr ShapeSpec S{DIM, static_cast<ShapeKind>(KIND), RADIUS};
   constexpr bool kJacobi = MODE == static_cast<int>(StencilMode::jacobi);
   static_assert(MODE != static_cast<int>(StencilMode::residual), "PERKS iterates apply or Jacobi sweeps");
@@ -537,9 +545,10 @@ void fill_perks_args(PerksArgs<Real>& pa, const PerksRequest<Real>& pr) {
 #endif
 }
 
-// Launches the resident kernel on tile T where the domain fits (not launched otherwise: launched = false).
+// Launches the resident kernel on tile T where the domain fits (not launched otherwise: launched = false). With
+// `rhs_on_chip_only`, a Jacobi launch that asks for b on chip is not launched where b does not fit beside the brick.
 template <class Real, ShapeSpec S, int MODE, bool SYM, class T>
-PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
+PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr, bool rhs_on_chip_only = false) {
   constexpr bool kHasB = MODE == static_cast<int>(StencilMode::jacobi);
   using C = ResidentCfg<Real, S, T>;
   using G = StreamGeo<S>;
@@ -569,8 +578,14 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   tile.fixed_bytes = static_smem;
   tile.halo_planes = 2 * G::RS;
   tile.plane_cells = static_cast<long>(C::BX) * C::BY;
-  long max_blocks = r.sm_count;  // one block per SM: all of its shared memory
+  // One block of 512 threads per SM, with all of its shared memory, or two of 256 with half of it each (less the
+  // 1 KB the SM reserves per block).
+  constexpr int kBlocksPerSm = kResidentThreadsPerSm / C::NT;
+  long max_blocks = static_cast<long>(r.sm_count) * kBlocksPerSm;
   if (pr.max_blocks > 0) max_blocks = std::min<long>(max_blocks, pr.max_blocks);
+  PerksDeviceModel device = pr.device;
+  if (kBlocksPerSm > 1)
+    device.smem_per_block = std::min(device.smem_per_block, device.smem_per_sm / kBlocksPerSm - 1024);
   PerksDomainModel dom;
   dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);
@@ -578,11 +593,12 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
     PerksResidentTile t = tile;
     if (kHasB && b_on_chip) t.owned_plane_bytes = b_plane_bytes;
     if (kHasB && !b_on_chip) t.fixed_bytes += C::NB * b_plane_bytes;
-    return plan_perks_resident(pr.device, t, dom, a.tiles, a.ns, max_blocks, pr.cache_bytes);
+    return plan_perks_resident(device, t, dom, a.tiles, a.ns, max_blocks, pr.cache_bytes);
   };
   pa.rhs_on_chip = kHasB && pr.rhs_on_chip;
   PerksResidentPlan plan = plan_with(pa.rhs_on_chip);
   if (!plan.fits && pa.rhs_on_chip) {
+    if (rhs_on_chip_only) return out;
     pa.rhs_on_chip = false;
     plan = plan_with(false);
   }
@@ -651,12 +667,23 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr) {
   return out;
 }
 
-// Launches the resident kernel where the domain fits (not launched otherwise: launched = false). 3D: the tile by the
-// domain's width for the shapes other than stars (resident_3d_wide_tile), the other one where the first does not fit.
+// Launches the resident kernel where the domain fits (not launched otherwise: launched = false). 2D: two blocks per SM
+// where resident_two_blocks_per_sm says so and they fit, else one. 3D: the tile by the domain's width for the shapes
+// other than stars (resident_3d_wide_tile), the other one where the first does not fit.
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   using Sel = ResidentTuneSel<Real, S, MODE == static_cast<int>(StencilMode::jacobi)>;
   using T = typename Sel::type;
+  // Two blocks per SM where they fit with every array on chip, else one. (H200, 2D fp32 Jacobi at the sides where only
+  // one block keeps b on chip, benchmarks/results/gpu-h200-2026-11-30-split-halo/run4, three runs each: 2d13pt at 1625^2
+  // 11.4-11.9 us per sweep with one block and b on chip against 15.9-16.1 with two and b streamed; 2d17pt at 1560^2
+  // 12.8-13.0 against 16.7-17.1.)
+  if constexpr (Sel::kTwoBlocks) {
+    if (pr.resident_two_blocks) {
+      const PerksLaunch out = launch_perks_resident_tiled<Real, S, MODE, SYM, typename Sel::half>(pr, pr.rhs_on_chip);
+      if (out.launched) return out;
+    }
+  }
   if constexpr (Sel::kWideByFill) {
     using W = typename Sel::wide;
     const bool wide_first = resident_3d_wide_tile(pr.base.layout.n[0]);
