@@ -117,6 +117,16 @@ TEST(PerksModel, FixedCostsBoundSmallDomains) {
   EXPECT_GT(p.predicted_speedup, 2.0);
 }
 
+// A block's share of an SM's shared memory: the SM's divided among the co-resident blocks, less the runtime's 1 KB per
+// block, never above one block's opt-in maximum (H100 / H200: 228 KB per SM, 227 KB per block).
+TEST(PerksModel, SharedMemoryShareOfCoResidentBlocks) {
+  EXPECT_EQ(smem_per_block_share(233472, 232448, 1), 232448);
+  EXPECT_EQ(smem_per_block_share(233472, 232448, 2), 115712);
+  EXPECT_EQ(smem_per_block_share(233472, 232448, 3), 76800);
+  EXPECT_EQ(smem_per_block_share(233472, 200000, 1), 200000) << "the opt-in maximum bounds one block";
+  EXPECT_EQ(smem_per_block_share(233472, 232448, 0), 232448) << "no blocks counts as one";
+}
+
 // The resident kernel: the planes of a tile column spread over the blocks left per column; the domain fits
 // when that chunk (with its 2 R halo planes) fits one block's shared memory, or the deck's cap.
 TEST(PerksModel, ResidentFitsWhenTheChunkFitsOneBlock) {

@@ -181,6 +181,13 @@ inline PerksResidentPlan plan_perks_resident(const PerksDeviceModel& dev, const 
   return p;
 }
 
+// The shared memory (static part included) that each of `blocks_per_sm` co-resident blocks may take: its share of the
+// SM's, less the 1 KB the runtime reserves per block, and never above the opt-in maximum of one block.
+inline constexpr long kSmemReservedPerBlock = 1024;
+inline long smem_per_block_share(long smem_per_sm, long smem_optin, long blocks_per_sm) {
+  return std::min(smem_optin, smem_per_sm / std::max(1L, blocks_per_sm) - kSmemReservedPerBlock);
+}
+
 // Whether the resident kernel (perks_resident.cuh) runs two blocks of 256 threads per SM, each with half of the SM's
 // shared memory and a tile half as large, before one block of 512 threads with all of it: the 2D apply sweeps, and the
 // 2D fp32 Jacobi sweeps other than radius 5 (whose tile of one column per thread would be 256 wide). One block's block

@@ -578,14 +578,12 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr, bool rhs_o
   tile.fixed_bytes = static_smem;
   tile.halo_planes = 2 * G::RS;
   tile.plane_cells = static_cast<long>(C::BX) * C::BY;
-  // One block of 512 threads per SM, with all of its shared memory, or two of 256 with half of it each (less the
-  // 1 KB the SM reserves per block).
+  // One block of 512 threads per SM, with all of its shared memory, or two of 256 with their shares of it.
   constexpr int kBlocksPerSm = kResidentThreadsPerSm / C::NT;
   long max_blocks = static_cast<long>(r.sm_count) * kBlocksPerSm;
   if (pr.max_blocks > 0) max_blocks = std::min<long>(max_blocks, pr.max_blocks);
   PerksDeviceModel device = pr.device;
-  if (kBlocksPerSm > 1)
-    device.smem_per_block = std::min(device.smem_per_block, device.smem_per_sm / kBlocksPerSm - 1024);
+  device.smem_per_block = smem_per_block_share(device.smem_per_sm, device.smem_per_block, kBlocksPerSm);
   PerksDomainModel dom;
   dom.cells = static_cast<double>(a.nx) * a.ny * a.ns;
   dom.bytes_per_sweep = dom.cells * static_cast<double>(sizeof(Real)) * (kHasB ? 3.0 : 2.0);

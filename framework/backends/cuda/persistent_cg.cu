@@ -412,13 +412,12 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
     nnz_max = std::max<long>(nnz_max, A.host_row_ptr[start[b + 1]] - A.host_row_ptr[start[b]]);
   }
 
-  // Shared memory per block: what the SM offers divided among the co-resident blocks, less the static part
-  // and the 1 KB the runtime reserves per block.
+  // Shared memory per block: a co-resident block's share of the SM, less the static part.
   cudaFuncAttributes attr{};
   PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   const long per_sm_blocks = (blocks + sm_count_ - 1) / sm_count_;
-  long spare = static_cast<long>(smem_per_sm) / per_sm_blocks - 1024 - static_cast<long>(attr.sharedSizeBytes);
-  spare = std::min<long>(spare, static_cast<long>(smem_optin) - static_cast<long>(attr.sharedSizeBytes));
+  long spare = cuda_detail::smem_per_block_share(smem_per_sm, smem_optin, per_sm_blocks) -
+               static_cast<long>(attr.sharedSizeBytes);
   // The staged walk's buffer (one tile's products and row ends) comes first, unless the whole matrix is
   // cached (decided below), which needs no staging; where it does not fit a block's share of the SM, the
   // block walks per thread.

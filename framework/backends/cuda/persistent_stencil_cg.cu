@@ -302,8 +302,8 @@ StencilCgLaunch launch_stencil_cg_tile(const StencilCgRequest<Real>& q) {
   cudaFuncAttributes attr{};
   PERKSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   const long per_sm = (blocks + r.sm_count - 1) / r.sm_count;
-  long spare = q.device.smem_per_sm / per_sm - 1024 - static_cast<long>(attr.sharedSizeBytes) - C::SMEM_BYTES;
-  spare = std::min<long>(spare, q.device.smem_per_block - static_cast<long>(attr.sharedSizeBytes) - C::SMEM_BYTES);
+  long spare = smem_per_block_share(q.device.smem_per_sm, q.device.smem_per_block, per_sm) -
+               static_cast<long>(attr.sharedSizeBytes) - C::SMEM_BYTES;
   if (q.cache_bytes >= 0) spare = std::min(spare, q.cache_bytes);
   long budget = std::max(0L, spare) / static_cast<long>(sizeof(Real));
   const long cache_r = std::min(cells_max, budget);
