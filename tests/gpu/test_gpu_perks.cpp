@@ -225,8 +225,9 @@ void all_shapes_test() {
         led += res.chunk_lead > 0;
         ++resident;
         // Two blocks of 256 threads per SM where the rule says so and they fit; else one of 512.
-        if (two_blocks_on() && cuda_detail::resident_two_blocks_per_sm(s.dim(), s.radius(), kind == SweepKind::jacobi,
-                                                                       sizeof(Real) == 4)) {
+        const bool star = s.shape.kind == ShapeKind::star;
+        if (two_blocks_on() && cuda_detail::resident_two_blocks_per_sm(s.dim(), star, s.radius(),
+                                                                       kind == SweepKind::jacobi, sizeof(Real) == 4)) {
           two_blocks += res.threads == 256;
           ++two_block_launches;
         } else {

@@ -27,7 +27,7 @@
 //     planes included, which the loads bring), so its fill leaves those ghosts out except where every output goes
 //     to global memory.
 // The launcher (launch_perks_resident) runs it only where every brick fits one block's shared memory
-// with one block of 512 threads per SM, or two of 256 (2D, resident_two_blocks_per_sm); elsewhere the pipelined
+// with one block of 512 threads per SM, or two of 256 (resident_two_blocks_per_sm); elsewhere the pipelined
 // PERKS kernel (perks_pipelined.cuh) runs.
 #pragma once
 
@@ -113,10 +113,12 @@ struct ResidentTuneSel {
                                   Tune<512, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
   static constexpr bool kWideByFill = S.dim == 3 && S.kind != ShapeKind::star;
   using wide = Tune<64, 8, 1, 4>;
-  // Two blocks per SM (resident_two_blocks_per_sm, 2D): 256 threads with the same outputs per thread, rows half as
-  // wide, about the same chunks, as many bricks again.
-  static constexpr bool kTwoBlocks = resident_two_blocks_per_sm(S.dim, S.radius, HASB, !F64);
-  using half = Tune<256, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>;
+  // Two blocks per SM (resident_two_blocks_per_sm): 256 threads with the same outputs per thread; 2D rows half as
+  // wide, about the same chunks, as many bricks again; 3D 32 x 16 tiles.
+  static constexpr bool kTwoBlocks =
+      resident_two_blocks_per_sm(S.dim, S.kind == ShapeKind::star, S.radius, HASB, !F64);
+  using half = std::conditional_t<S.dim == 3, Tune<32, 8, 1, 2>,
+                                  Tune<256, 1, MX2, 1, 0, 1, 0, false, 0, false, 0, false, ROT>>;
 };
 // The resident kernel's threads per SM: 512 at up to 128 registers (one block of 512 or two of 256).
 inline constexpr int kResidentThreadsPerSm = 512;
@@ -245,6 +247,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
   constexpr int RING = RING_ROWS + 2 * RL * C::BY;    // + the columns left and right of them
   const int gstep = static_cast<int>(a.step), grow = static_cast<int>(a.row_stride);
   const long window0 = static_cast<long>(s0 - RS) * a.step + (x0 - C::HX) + static_cast<long>(y0 - C::HY) * a.row_stride;
+  // Halo plane hp of the 2 RS around the chunk: its brick plane (below the chunk for hp < RS, else above it), and
+  // whether the brick's face computes it on chip instead of loading it.
+  auto halo_brick_plane = [&](int hp) { return hp < RS ? hp : len + hp; };
+  auto halo_on_chip = [&](int hp) { return hp < RS ? face_lo : face_hi; };
   auto load_in_window = [&](const Real* base, int p, int row, int col) {
     cp_async_elem<sizeof(Real)>(brick + p * C::PLANE + row * C::SW + col, base + (p * gstep + row * grow + col), true);
   };
@@ -325,8 +331,8 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
         for (int idx = tid; idx < 2 * RS * SLOTS; idx += C::NT) {
           const int hp = idx / SLOTS, w = idx - hp * SLOTS;
           const int row = w / VPR, c = (w - row * VPR) * V16;
-          if (row >= fh || (hp < RS ? face_lo : face_hi)) continue;
-          const int p = hp < RS ? hp : len + hp;
+          if (row >= fh || halo_on_chip(hp)) continue;
+          const int p = halo_brick_plane(hp);
           if (c >= C::LX && c + V16 <= fw - C::LX) {
             cp_async16<false>(brick + p * C::PLANE + row * C::SW + c, base + (p * gstep + row * grow + c), true);
           } else {
@@ -341,10 +347,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
         bool in;
         if (idx < n_halo) {
           const int hp = idx / FULL, w = idx - hp * FULL;
-          p = hp < RS ? hp : len + hp;
+          p = halo_brick_plane(hp);
           row = w / C::TW;
           col = w - row * C::TW;
-          in = row < fh && in_window_x(col) && !(hp < RS ? face_lo : face_hi);
+          in = row < fh && in_window_x(col) && !halo_on_chip(hp);
         } else {
           const int k = idx - n_halo;
           const int pp = k / RING, r = k - pp * RING;
@@ -392,18 +398,24 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
     for (int jy = 0; jy < MY; ++jy)
 #pragma unroll
       for (int jx = 0; jx < MX; ++jx) pend[jy][jx] = Real(0);
-    // Writes a thread's outputs vals[MY][MX] into brick plane p (consecutive columns: one vector per row).
-    auto write_back = [&](int p, const Real (&vals)[MY][MX]) {
-      Real* const bp = brick + p * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
-#pragma unroll
-      for (int jy = 0; jy < MY; ++jy) {
-        if constexpr (C::CONSEC) {
-          store_vec(bp + jy * C::SW, vals[jy]);
-        } else {
-#pragma unroll
-          for (int jx = 0; jx < MX; ++jx) bp[jy * C::SW + jx * C::XJ] = vals[jy][jx];
-        }
+    // The thread's first output in brick plane p.
+    auto brick_out = [&](int p) { return brick + p * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX; };
+    // Writes output (jy, jx) of the thread into its brick plane at bp, as output jx of the row's values row[MX]:
+    // consecutive columns store the row as one vector with its last output, other tiles each output at once.
+    auto write_output = [&](Real* bp, int jy, int jx, const Real (&row)[MX]) {
+      if constexpr (C::CONSEC) {
+        if (jx == MX - 1) store_vec(bp + jy * C::SW, row);
+      } else {
+        bp[jy * C::SW + jx * C::XJ] = row[jx];
       }
+    };
+    // Writes a thread's outputs vals[MY][MX] into brick plane p.
+    auto write_back = [&](int p, const Real (&vals)[MY][MX]) {
+      Real* const bp = brick_out(p);
+#pragma unroll
+      for (int jy = 0; jy < MY; ++jy)
+#pragma unroll
+        for (int jx = 0; jx < MX; ++jx) write_output(bp, jy, jx, vals[jy]);
     };
     // Step i reads brick plane i. From step 2 RS on it completes the outputs of plane z = s0 + i - 2 RS, brick plane
     // i - RS, which was last read at step i - RS: the new iterate overwrites it in place. So every thread must have
@@ -432,10 +444,10 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
       } else {
         const int z = s0 + i - 2 * RS;
         const unsigned store_mask = store_all || private_planes.read_by_others(z) ? live_mask : ring_mask;
-        [[maybe_unused]] Real* const bout = brick + (i - RS) * C::PLANE + (ty * MY + C::HY) * C::SW + tx * C::XS + C::HX;
+        [[maybe_unused]] Real* const bout = brick_out(i - RS);
         const int zoff = z * gstep;  // 32-bit (checked at launch)
         [[maybe_unused]] Real* const gplane = dst + zoff;
-        [[maybe_unused]] Real row_out[MY][MX];  // consecutive columns: a row's outputs, stored as one vector
+        [[maybe_unused]] Real row_out[MY][MX];  // the outputs (consecutive columns: a row's, stored as one vector)
         [[maybe_unused]] const Real* const bcur =
             bplanes + (b_on_chip ? i - 2 * RS : i % NB) * C::BB_ELEMS + tid;  // b of this step's outputs
         if constexpr (kDelay > 0) write_back(i - 1 - RS, pend);  // the previous step's outputs (after the barrier)
@@ -452,11 +464,9 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, kResidentThreadsPerSm / (T::BX
           }
           if constexpr (kDelay > 0) {
             pend[jy][jx] = value;
-          } else if constexpr (C::CONSEC) {
-            row_out[jy][jx] = value;
-            if (jx == MX - 1) store_vec(bout + jy * C::SW, row_out[jy]);
           } else {
-            bout[jy * C::SW + jx * C::XJ] = value;
+            row_out[jy][jx] = value;
+            write_output(bout, jy, jx, row_out[jy]);
           }
           // 3D: one predicated store (the compiler branched around each store with its address computation:
           // 3D small domains 5-25 % faster this way). 2D: the compiler predicates the plain store itself, and
@@ -665,9 +675,9 @@ PerksLaunch launch_perks_resident_tiled(const PerksRequest<Real>& pr, bool rhs_o
   return out;
 }
 
-// Launches the resident kernel where the domain fits (not launched otherwise: launched = false). 2D: two blocks per SM
-// where resident_two_blocks_per_sm says so and they fit, else one. 3D: the tile by the domain's width for the shapes
-// other than stars (resident_3d_wide_tile), the other one where the first does not fit.
+// Launches the resident kernel where the domain fits (not launched otherwise: launched = false): two blocks per SM where
+// resident_two_blocks_per_sm says so and they fit, else one; in 3D the one-block tile by the domain's width for the
+// shapes other than stars (resident_3d_wide_tile), the other one where the first does not fit.
 template <class Real, ShapeSpec S, int MODE, bool SYM>
 PerksLaunch launch_perks_resident(const PerksRequest<Real>& pr) {
   using Sel = ResidentTuneSel<Real, S, MODE == static_cast<int>(StencilMode::jacobi)>;

@@ -109,6 +109,20 @@ __device__ __forceinline__ void perks_fill_constant_ghosts(const PerksArgs<Real>
     cuda_ops::fill_constant_face_ghost(pa.alloc[1], pa.layout, pa.faces, g);
   });
 }
+// The ghosts whose sources lie in the box [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis), and whether
+// its rows start on 16-byte units (the row-segment fills' vector loads).
+template <bool D3, class Real>
+__device__ __forceinline__ cuda_ops::FaceBoxGhosts perks_box_face_ghosts(const FieldLayout& l,
+                                                                         const cuda_ops::FaceSet<Real>& fs, int x0,
+                                                                         int xe, int y0, int ye, int s0, int len) {
+  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
+  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
+  return cuda_ops::face_box_ghosts(l, fs, lo, hi);
+}
+template <class Real>
+__device__ __forceinline__ bool perks_box_rows_aligned(const FieldLayout& l, int x0) {
+  return cuda_ops::rows_hold_vec16<Real>(l) && x0 % cuda_ops::kVec16<Real> == 0;
+}
 // The box is [x0, xe) x [y0, ye) (in-plane) x [s0, s0 + len) (streamed axis) in the kernel's axes; the block
 // calls it with the same box in every thread after its stores of the box (it synchronises the block itself,
 // and only where the box is the source of a ghost). value_at(src) gives a source cell's new value (layout
@@ -125,15 +139,13 @@ template <int NT, int U, bool D3, bool ROWS, class Real, class ValueAt, class Lo
 __device__ __forceinline__ void perks_fill_box_ghosts_with(const PerksArgs<Real>& pa, long t, int x0, int xe, int y0,
                                                            int ye, int s0, int len, ValueAt&& value_at,
                                                            LoadSegment&& load_segment, bool streamed_faces) {
-  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
-  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
-  cuda_ops::FaceBoxGhosts g = cuda_ops::face_box_ghosts(pa.layout, pa.faces, lo, hi);
+  cuda_ops::FaceBoxGhosts g = perks_box_face_ghosts<D3>(pa.layout, pa.faces, x0, xe, y0, ye, s0, len);
   if (!streamed_faces) cuda_ops::face_box_drop_ghosts_along<streamed_axis(D3 ? 3 : 2)>(g);
   if (g.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   Real* const f = pa.alloc[(t + 1) & 1];
   if constexpr (ROWS) {
-    const bool aligned = cuda_ops::rows_hold_vec16<Real>(pa.layout) && x0 % cuda_ops::kVec16<Real> == 0;
+    const bool aligned = perks_box_rows_aligned<Real>(pa.layout, x0);
     cuda_ops::fill_box_face_ghosts_by_rows<NT, U, cuda_ops::segments_per_step<Real>(U)>(f, pa.layout, pa.faces, g,
                                                                                        aligned, value_at, load_segment);
   } else {
@@ -237,23 +249,21 @@ __device__ __noinline__ void perks_fill_faces_call(Real* __restrict__ f) {
     cuda_ops::fill_face_slabs_in_grid<U>(f, g.layout, g.faces);
 }
 // The ghosts of f whose sources lie in the item the block has just stored (perks_fill_box_ghosts; every thread
-// calls it with the same box). Its first lines repeat perks_fill_box_ghosts's on purpose: one helper for both
-// changed the register allocation of the fp64 pipelined kernels, which keep the inline fill (2d13pt: 96 -> 92
-// registers), and those kernels swung by 3-46 % with such changes this session; not measured, so not merged.
+// calls it with the same box), with the geometry from shared memory. (It stays a function of its own: making
+// perks_fill_box_ghosts_with serve both changed the register allocation of the fp64 pipelined kernels, which keep
+// the inline fill, 2d13pt 96 -> 92 registers.)
 template <int NT, int U, bool D3, bool ROWS, class Real>
 __device__ __noinline__ void perks_fill_item_ghosts_call(Real* __restrict__ f, int x0, int xe, int y0, int ye, int s0,
                                                         int len) {
   const PerksFaceGeometry<Real>& g = perks_shared_face_geometry<Real>();
-  const int lo[3] = {x0, D3 ? y0 : s0, D3 ? s0 : 0};
-  const int hi[3] = {xe, D3 ? ye : s0 + len, D3 ? s0 + len : 1};
-  const cuda_ops::FaceBoxGhosts box = cuda_ops::face_box_ghosts(g.layout, g.faces, lo, hi);
+  const cuda_ops::FaceBoxGhosts box = perks_box_face_ghosts<D3>(g.layout, g.faces, x0, xe, y0, ye, s0, len);
   if (box.total() == 0) return;
   __syncthreads();  // the box's stores by every thread of the block are visible to the block
   auto value_at = [&](const int (&c)[3]) { return f[g.layout.index(c[0], c[1], c[2])]; };
   if constexpr (!ROWS) {
     cuda_ops::fill_box_face_ghosts<NT, U>(f, g.layout, g.faces, box, value_at);
   } else {
-    const bool aligned = cuda_ops::rows_hold_vec16<Real>(g.layout) && x0 % cuda_ops::kVec16<Real> == 0;
+    const bool aligned = perks_box_rows_aligned<Real>(g.layout, x0);
     cuda_ops::fill_box_face_ghosts_by_rows<NT, U, cuda_ops::segments_per_step<Real>(U)>(
         f, g.layout, g.faces, box, aligned, value_at, cuda_ops::LoadSegmentFromField<Real>{f, &g.layout});
   }
