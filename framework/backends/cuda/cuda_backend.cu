@@ -31,6 +31,8 @@ namespace perksolve {
 using cuda_detail::kMaxPartials;
 using cuda_detail::pdl_enter;
 using cuda_detail::pdl_launch;
+using cuda_detail::pdl_release_dependents;
+using cuda_detail::pdl_wait;
 using cuda_detail::StencilMode;
 using cuda_detail::StencilRequest;
 using cuda_ops::grid_for;
@@ -179,10 +181,12 @@ __global__ void boundary_kernel(Real* __restrict__ f, FieldLayout l, boundary_ru
   }
 }
 
-// All physical faces in one launch (the composed rule of grid_point_ops.cuh).
+// All physical faces in one launch (the composed rule of grid_point_ops.cuh). release_early: the next kernel may start
+// its blocks as soon as this one's have started (pdl_enter); otherwise only as they exit (PERKSOLVE_CUDA_PDL_FACES).
 template <class Real>
-__global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs) {
-  pdl_enter();
+__global__ void boundary_faces_kernel(Real* __restrict__ f, FieldLayout l, FaceSet<Real> fs, bool release_early) {
+  pdl_wait();
+  if (release_early) pdl_release_dependents();
   cuda_ops::for_each_face_ghost_in_grid(fs.total(), [&](long t) { fill_face_ghost(f, l, fs, t); });
 }
 
@@ -281,6 +285,12 @@ bool pdl_enabled() {
     return env_flag("PERKSOLVE_CUDA_PDL", true);
   }();
   return on;
+}
+// Whether the boundary-faces kernel lets the next kernel start its blocks as soon as its own have started (start) or
+// only as they exit (exit).
+bool pdl_faces_release_early() {
+  static const bool early = env_choice("PERKSOLVE_CUDA_PDL_FACES", {"exit", "start"}, "exit") == "start";
+  return early;
 }
 }  // namespace cuda_detail
 
@@ -941,7 +951,7 @@ void CudaBackend<Real>::fill_boundary_faces(Field<Real>& f, std::span<const Boun
     return;
   }
   pdl_launch(boundary_faces_kernel<Real>, dim3(grid_for(total, sm_count_)), dim3(kThreads), 0, stream_,
-             as_cuda(f).data(), l, fs);
+             as_cuda(f).data(), l, fs, cuda_detail::pdl_faces_release_early());
 }
 
 template <class Real>

@@ -32,11 +32,21 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 // The chains: the multigrid cycle (pair, transfers, faces, copy_boxes, CSR) and CG's own kernels (streaming stencil,
 // point-wise updates, dot products and their finishing kernel). PERKSOLVE_CUDA_PDL=0 launches normally (the same
 // results; for comparison).
-__device__ __forceinline__ void pdl_enter() {
+// Its two halves: wait for the previous kernel (and its writes); let the next kernel start its blocks (without it, the
+// next kernel's blocks start as this kernel's blocks exit).
+__device__ __forceinline__ void pdl_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_release_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+__device__ __forceinline__ void pdl_enter() {
+  pdl_wait();
+  pdl_release_dependents();
 }
 bool pdl_enabled();  // cuda_backend.cu: PERKSOLVE_CUDA_PDL (default on)
 // The device clock shared by all SMs (ns; the persistent kernels' traces compare blocks on different SMs with it).
