@@ -189,22 +189,22 @@ inline long smem_per_block_share(long smem_per_sm, long smem_optin, long blocks_
 }
 
 // Whether the resident kernel (perks_resident.cuh) runs two blocks of 256 threads per SM, each with half of the SM's
-// shared memory and a tile half as large, before one block of 512 threads with all of it: the 2D apply sweeps, the
-// 2D fp32 Jacobi sweeps other than radius 5 (whose tile of one column per thread would be 256 wide), the 2D fp64 Jacobi
-// sweeps of 2d13pt and 2d17pt, and the fp64 3D apply sweeps of the stars. One block's block barriers, halo loads and waits for its neighbours then overlap with the
-// other block's plane loop. H200, small domains, two runs each way
-// (benchmarks/results/gpu-h200-2026-11-30-split-halo/run2, both tiles forced for every shape): 2D
-// apply 1-40 % faster per case (fp64 2d13pt 1.33 -> 1.59, 2d17pt 1.60 -> 1.87; fp32 2ds25pt 1.88 -> 2.45), 2D fp32
-// Jacobi 2-16 % (2d17pt 2.05 -> 2.37); 2D fp64 Jacobi up to 16 % slower (2d25pt 1.57 -> 1.33), 3D slower in Jacobi
-// (3d27pt fp64 1.71 -> 1.45) and mixed in apply (fp32 3d7pt 2.17 -> 1.24 at 175^3, where its chunks grew to 44 planes).
+// shared memory and a tile half as large, before one block of 512 threads with all of it: the 2D apply sweeps, the 2D
+// fp32 Jacobi sweeps other than radius 5 (whose tile of one column per thread would be 256 wide), the 2D fp64 Jacobi
+// sweeps of 2d13pt and 2d17pt, and the fp64 3D apply sweeps of the stars. One block's block barriers, halo loads and
+// waits for its neighbours then overlap with the other block's plane loop. H200, small domains, two runs each way
+// (benchmarks/results/gpu-h200-2026-11-30-split-halo/run2, both tiles forced for every shape): 2D apply 1-40 % faster
+// per case (fp64 2d13pt 1.33 -> 1.59, 2d17pt 1.60 -> 1.87; fp32 2ds25pt 1.88 -> 2.45), 2D fp32 Jacobi 2-16 % (2d17pt
+// 2.05 -> 2.37); 2D fp64 Jacobi up to 16 % slower (2d25pt 1.57 -> 1.33), 3D slower in Jacobi (3d27pt fp64 1.71 ->
+// 1.45) and mixed in apply (fp32 3d7pt 2.17 -> 1.24 at 175^3, where its chunks grew to 44 planes).
 // In 3D the fp64 apply sweeps of the stars (3d7pt, 3d13pt) gained at the same side in that run (126^3: 3d7pt 8.4-8.7 ->
 // 7.9-8.0 us per sweep, 3d13pt 15.9-16.3 -> 15.2-15.3), on a 32 x 16 tile; 3d17pt, 3d27pt and poisson did not. With
 // the rule (benchmarks/results/gpu-h200-2026-11-30-3d-two-blocks/run1, against one block): 3d7pt 8.2-8.4 -> 7.9-8.0 us,
 // 3d13pt 16.0-16.2 -> 15.6-15.9.
-// The 2D fp64 Jacobi sweeps of the stars of radius 3-4 (2d13pt, 2d17pt) gained at the same side too (run 2, 1013^2: 11.7
-// -> 10.7-11.4 us per sweep, 14.5-14.7 -> 14.0-14.7), where the other fp64 Jacobi sweeps' small side grew; with the rule
-// (gpu-h200-2026-11-30-3d-two-blocks/run2, five timings each against one block): 11.1-11.5 -> 10.6-10.9, 14.1-15.2 ->
-// 13.7-14.1.
+// The 2D fp64 Jacobi sweeps of the stars of radius 3-4 (2d13pt, 2d17pt) gained at the same side too (run 2, 1013^2:
+// 11.7 -> 10.7-11.4 us per sweep, 14.5-14.7 -> 14.0-14.7), where the other fp64 Jacobi sweeps' small side grew; with
+// the rule (gpu-h200-2026-11-30-3d-two-blocks/run2, five timings each against one block): 11.1-11.5 -> 10.6-10.9,
+// 14.1-15.2 -> 13.7-14.1.
 constexpr bool resident_two_blocks_per_sm(int dim, bool star, int radius, bool jacobi, bool fp32) {
   if (dim == 3) return star && !jacobi && !fp32;
   if (!jacobi) return true;
