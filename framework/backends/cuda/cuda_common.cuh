@@ -28,7 +28,9 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 // A kernel launched by pdl_launch may start its blocks while the kernel before it in the stream is finishing (the
 // tail of one short kernel overlaps the start of the next: the multigrid cycle's coarse levels are chains of them).
 // Such a kernel must call pdl_enter() first: it waits until the previous kernel has completed and its writes are
-// visible, then lets the next kernel start its blocks. Launched any other way, pdl_enter() does nothing.
+// visible, then lets the next kernel start its blocks. A kernel whose successor should start only as its blocks exit
+// calls pdl_wait() alone (the boundary-faces kernel: PERKSOLVE_CUDA_PDL_FACES). Launched any other way, they do
+// nothing.
 // The chains: the multigrid cycle (pair, transfers, faces, copy_boxes, CSR) and CG's own kernels (streaming stencil,
 // point-wise updates, dot products and their finishing kernel). PERKSOLVE_CUDA_PDL=0 launches normally (the same
 // results; for comparison).
