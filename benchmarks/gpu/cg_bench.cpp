@@ -404,8 +404,11 @@ int main(int argc, char** argv) {
   std::printf("cg_bench on %s (L2 %.0f MB), L = %ld iterations per sample, %d samples\n", prop.name, l2 / 1e6,
               o.iterations, o.reps);
   // The persistent CSR CG's SpMV walk, as the backends of this run take it (PERKSOLVE_CUDA_CG_WALK).
-  const std::string cg_walk =
-      CudaBackend<double>(MPI_COMM_WORLD).cg_walk() == CudaCgWalk::staged ? "staged" : "per_thread";
+  const CudaCgWalk walk = CudaBackend<double>(MPI_COMM_WORLD).cg_walk();
+  const std::string cg_walk = walk == CudaCgWalk::automatic ? "auto (rows above the L2, else staged)"
+                              : walk == CudaCgWalk::staged  ? "staged"
+                              : walk == CudaCgWalk::rows    ? "rows"
+                                                            : "per_thread";
   std::printf("persistent CSR CG walk: %s\n", cg_walk.c_str());
 
   std::vector<std::pair<std::string, CsrMatrix>> mats = test_matrices();

@@ -162,7 +162,7 @@ struct PersistentCgRequest {
   int max_blocks = 0;     // at most this many blocks (tests: several blocks on a small matrix); 0: no limit
   // [solver] persistent = "auto": decline (ran = false, `declined` says why) where the backend's measurements say
   // the operation-by-operation loop is faster; "on" leaves it false and always runs where the backend can. (CUDA:
-  // the CSR loop above L2, perks_model.hpp; the matrix-free loop runs wherever it can.)
+  // only a merge-path CSR walk forced above L2, perks_model.hpp; the matrix-free loop runs wherever it can.)
   bool only_where_faster = false;
 };
 enum class PersistentCgStop { budget, threshold, breakdown };

@@ -4,7 +4,8 @@
 // on-chip caches off, partial and full, and several block counts; its in-kernel stopping (thresholds,
 // breakdown); and whole solves with solver.persistent = "on" against the Kokkos backend. The SpMV sums
 // rows in another order (merge-path carries) and the reductions are per block, so iterates agree to
-// rounding, not bit for bit. Without a CUDA device every test calls GTEST_SKIP().
+// rounding, not bit for bit. The row-block walk (CudaCgWalk::rows) runs the same checks, and its SpMV is
+// compared bit for bit with the operation loop's stream SpMV. Without a CUDA device every test calls GTEST_SKIP().
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,6 +73,15 @@ CsrBlock spd_block(int n, int dense, unsigned seed) {
   return b;
 }
 
+// Sets the backend's persistent CG walk for a scope and restores the one before (the tests share one backend).
+template <class Real>
+struct WalkScope {
+  CudaBackend<Real>& be;
+  const CudaCgWalk before;
+  WalkScope(CudaBackend<Real>& b, CudaCgWalk w) : be(b), before(b.cg_walk()) { be.set_cg_walk(w); }
+  ~WalkScope() { be.set_cg_walk(before); }
+};
+
 template <class Real>
 struct CgVectors {
   FieldPtr<Real> x, r, p, q, b;
@@ -136,8 +146,9 @@ struct CgCase {
 };
 
 template <class Real>
-void persistent_matches_operations() {
+void persistent_matches_operations(CudaCgWalk walk) {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  const WalkScope<Real> scope(*gpu, walk);
   // Against the operation loop for a few iterations (later ones amplify the rounding differences of the
   // other summation order as CG loses orthogonality, fp32 first); then, over a longer run, CG's own
   // invariants: the recursive residual stays b - A x and the reported r.r is r.r.
@@ -184,8 +195,47 @@ void persistent_matches_operations() {
   }
 }
 
-TEST(CudaPersistentCg, MatchesOperationLoopDouble) { persistent_matches_operations<double>(); }
-TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operations<float>(); }
+TEST(CudaPersistentCg, MatchesOperationLoopDouble) { persistent_matches_operations<double>(CudaCgWalk::staged); }
+TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operations<float>(CudaCgWalk::staged); }
+TEST(CudaPersistentCg, RowsWalkMatchesOperationLoopDouble) { persistent_matches_operations<double>(CudaCgWalk::rows); }
+TEST(CudaPersistentCg, RowsWalkMatchesOperationLoopFloat) { persistent_matches_operations<float>(CudaCgWalk::rows); }
+
+// The row-block walk's SpMV is the operation loop's stream SpMV body (csr_stream_rows): after one iteration from
+// the same start, q = A p agrees bit for bit with CudaBackend::spmv's native path, including rows longer than a
+// stream block (arrow rows: one block sums them) and grids with fewer blocks than row blocks.
+template <class Real>
+void rows_walk_spmv_matches_stream_spmv() {
+  PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  ASSERT_EQ(gpu->spmv_path(), CudaSpmvPath::native);
+  const WalkScope<Real> scope(*gpu, CudaCgWalk::rows);
+  for (const CgCase c : {CgCase{24, 2, 0, 0}, CgCase{24, 2, 0, 3}, CgCase{40, 0, 0, 0}, CgCase{40, 0, 0, 5}}) {
+    SCOPED_TRACE(c.label());
+    const CsrBlock blk = spd_block(c.n, c.dense, 41 + c.n);
+    auto A = gpu->create_sparse_matrix(blk);
+    CgVectors<Real> ref, per;
+    const double rr0 = cg_start(*gpu, *A, ref, blk.rows, 13);
+    ASSERT_EQ(cg_start(*gpu, *A, per, blk.rows, 13), rr0);
+    gpu->spmv(*A, *ref.p, nullptr, *ref.q);
+    PersistentCgRequest req;
+    req.iterations = 1;
+    req.rr = rr0;
+    req.check_every = 0;
+    req.max_blocks = c.max_blocks;
+    const PersistentCg run = gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+    ASSERT_TRUE(run.ran);
+    ASSERT_EQ(run.iterations, 1);
+    std::printf("[rows walk] n %d dense %d: %d blocks of %d threads\n", c.n, c.dense, run.blocks, run.threads);
+    if (c.max_blocks > 0) EXPECT_EQ(run.blocks, c.max_blocks);
+    const auto a = gpu_test::download(*gpu, *per.q), b = gpu_test::download(*gpu, *ref.q);
+    ASSERT_EQ(a.size(), b.size());
+    long differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differ += std::memcmp(&a[i], &b[i], sizeof(Real)) != 0;
+    EXPECT_EQ(differ, 0) << "of " << a.size() << " values";
+  }
+}
+
+TEST(CudaPersistentCg, RowsWalkSpmvMatchesStreamSpmvBitForBitDouble) { rows_walk_spmv_matches_stream_spmv<double>(); }
+TEST(CudaPersistentCg, RowsWalkSpmvMatchesStreamSpmvBitForBitFloat) { rows_walk_spmv_matches_stream_spmv<float>(); }
 
 // The staged walk (tile entries read coalesced, products and row ends in shared memory) against the per-thread
 // walk over global memory: the same products added in the same order, so x, r, p, q and the r.r history agree bit
@@ -194,6 +244,7 @@ TEST(CudaPersistentCg, MatchesOperationLoopFloat) { persistent_matches_operation
 template <class Real>
 void staged_walk_matches_per_thread_walk() {
   PERKSOLVE_REQUIRE_GPU(Real, gpu);
+  const WalkScope<Real> scope(*gpu, CudaCgWalk::staged);
   for (const CgCase c :
        {CgCase{24, 2, 0, 0}, CgCase{24, 2, 2048, 3}, CgCase{24, 1, 0, 1}, CgCase{40, 0, 0, 0}, CgCase{40, 0, 4096, 5}}) {
     SCOPED_TRACE(c.label());
@@ -215,7 +266,6 @@ void staged_walk_matches_per_thread_walk() {
       ASSERT_TRUE(run[w].ran);
       ASSERT_FALSE(run[w].cached_a);
     }
-    gpu->set_cg_walk(CudaCgWalk::staged);
     std::printf("[staged walk] n %d dense %d: %d blocks, %ld iterations\n", c.n, c.dense, run[0].blocks,
                 run[0].iterations);
     ASSERT_EQ(run[0].iterations, req.iterations);
@@ -242,11 +292,16 @@ TEST(CudaPersistentCg, StopsAtThresholdInChunks) {
   auto A = gpu->create_sparse_matrix(blk);
   CgVectors<double> ref, per;
   const double rr0 = cg_start(*gpu, *A, ref, blk.rows, 9);
-  cg_start(*gpu, *A, per, blk.rows, 9);
   const std::vector<double> h = cg_by_operations(*gpu, *A, ref, rr0, 200);
-  gpu_test::expect_stop_at_threshold_in_chunks(h, rr0, 1e-6 * std::sqrt(rr0), 3, [&](const PersistentCgRequest& req) {
-    return gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
-  });
+  const WalkScope<double> scope(*gpu, CudaCgWalk::staged);
+  for (const CudaCgWalk walk : {CudaCgWalk::staged, CudaCgWalk::rows}) {
+    SCOPED_TRACE(walk == CudaCgWalk::rows ? "rows walk" : "staged walk");
+    gpu->set_cg_walk(walk);
+    cg_start(*gpu, *A, per, blk.rows, 9);
+    gpu_test::expect_stop_at_threshold_in_chunks(h, rr0, 1e-6 * std::sqrt(rr0), 3, [&](const PersistentCgRequest& req) {
+      return gpu->persistent_cg(*A, *per.x, *per.r, *per.p, *per.q, req);
+    });
+  }
 }
 
 // p.Ap <= 0 stops before any update of that iteration.
@@ -256,17 +311,23 @@ TEST(CudaPersistentCg, BreakdownOnIndefiniteMatrix) {
   for (long r = 0; r < blk.rows; ++r)
     for (long e = blk.row_ptr[r]; e < blk.row_ptr[r + 1]; ++e) blk.val[e] = -blk.val[e];  // negative definite
   auto A = gpu->create_sparse_matrix(blk);
-  CgVectors<double> v;
-  const double rr0 = cg_start(*gpu, *A, v, blk.rows, 2);
-  gpu_test::expect_breakdown_before_any_update(*gpu, rr0, *v.x, [&](const PersistentCgRequest& req) {
-    return gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
-  });
+  const WalkScope<double> scope(*gpu, CudaCgWalk::staged);
+  for (const CudaCgWalk walk : {CudaCgWalk::staged, CudaCgWalk::rows}) {
+    SCOPED_TRACE(walk == CudaCgWalk::rows ? "rows walk" : "staged walk");
+    gpu->set_cg_walk(walk);
+    CgVectors<double> v;
+    const double rr0 = cg_start(*gpu, *A, v, blk.rows, 2);
+    gpu_test::expect_breakdown_before_any_update(*gpu, rr0, *v.x, [&](const PersistentCgRequest& req) {
+      return gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
+    });
+  }
 }
 
-// solver.persistent = "auto" (only_where_faster): a matrix whose working set (A, x, r, p, A p) is larger than L2,
-// where the operation loop is faster (docs/perf/persistent-cg.md), is declined with the reason and left untouched;
-// without the flag ("on") the same matrix runs, and a small matrix runs with it.
-TEST(CudaPersistentCg, AutoDeclinesWhereTheWorkingSetExceedsL2) {
+// Above the L2 (a matrix whose working set, A and four vectors, is at least twice the L2): the automatic walk
+// takes the row-block walk (256-thread blocks, nothing on chip), also for solver.persistent = "auto"
+// (only_where_faster); a merge walk forced there is declined by "auto" with the reason, leaving the vectors
+// untouched, and runs with "on" (512-thread blocks). A small matrix takes the merge walk with "auto".
+TEST(CudaPersistentCg, AutoTakesTheRowWalkAboveL2AndDeclinesAForcedMergeWalkThere) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
   const long l2 = gpu->perks_device().l2_bytes;
   ASSERT_GT(l2, 0);
@@ -277,15 +338,26 @@ TEST(CudaPersistentCg, AutoDeclinesWhereTheWorkingSetExceedsL2) {
   const CsrBlock big = spd_block(n, 0, 5);
   auto A = gpu->create_sparse_matrix(big);
   CgVectors<double> v;
-  const double rr0 = cg_start(*gpu, *A, v, big.rows, 3);
-  const std::vector<double> x0 = gpu_test::download(*gpu, *v.x);
   PersistentCgRequest req;
   req.iterations = 2;
-  req.rr = rr0;
+  req.rr = cg_start(*gpu, *A, v, big.rows, 3);
   req.check_every = 0;
   req.only_where_faster = true;
+  {
+    const WalkScope<double> scope(*gpu, CudaCgWalk::automatic);
+    const PersistentCg rows = gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
+    std::printf("[auto] %ld rows, L2 %ld MB: %d blocks of %d threads\n", big.rows, l2 >> 20, rows.blocks, rows.threads);
+    EXPECT_TRUE(rows.ran);
+    EXPECT_TRUE(rows.declined.empty());
+    EXPECT_EQ(rows.iterations, 2);
+    EXPECT_EQ(rows.threads, 256);
+    EXPECT_EQ(rows.cached_r, 0.0);
+  }
+  const WalkScope<double> scope(*gpu, CudaCgWalk::staged);
+  req.rr = cg_start(*gpu, *A, v, big.rows, 3);
+  const std::vector<double> x0 = gpu_test::download(*gpu, *v.x);
   const PersistentCg declined = gpu->persistent_cg(*A, *v.x, *v.r, *v.p, *v.q, req);
-  std::printf("[auto] %ld rows, L2 %ld MB: %s\n", big.rows, l2 >> 20, declined.declined.c_str());
+  std::printf("[auto, staged walk forced] %s\n", declined.declined.c_str());
   EXPECT_FALSE(declined.ran);
   EXPECT_NE(declined.declined.find("exceed the L2 cache"), std::string::npos) << declined.declined;
   EXPECT_EQ(gpu_test::download(*gpu, *v.x), x0);
@@ -294,6 +366,8 @@ TEST(CudaPersistentCg, AutoDeclinesWhereTheWorkingSetExceedsL2) {
   EXPECT_TRUE(forced.ran);
   EXPECT_TRUE(forced.declined.empty());
   EXPECT_EQ(forced.iterations, 2);
+  EXPECT_EQ(forced.threads, 512);
+  gpu->set_cg_walk(CudaCgWalk::automatic);
   const CsrBlock small = spd_block(16, 1, 3);
   auto S = gpu->create_sparse_matrix(small);
   CgVectors<double> w;
@@ -302,6 +376,7 @@ TEST(CudaPersistentCg, AutoDeclinesWhereTheWorkingSetExceedsL2) {
   const PersistentCg runs = gpu->persistent_cg(*S, *w.x, *w.r, *w.p, *w.q, req);
   EXPECT_TRUE(runs.ran);
   EXPECT_EQ(runs.iterations, 2);
+  EXPECT_EQ(runs.threads, 512);
 }
 
 // Whole solves through the deck: solver.persistent = "on" on the cuda backend against the Kokkos backend.

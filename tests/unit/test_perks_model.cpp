@@ -197,9 +197,9 @@ TEST(PerksModel, PipelinedTradesBoundariesForBarriers) {
   EXPECT_LT(phase, small);
 }
 
-// "auto" runs the persistent CSR CG where the matrix and its four vectors fit in L2 or the matrix is held on chip,
-// and declines, saying why, above that (the H200's cg_bench: 5-10x faster below, 0.6-0.8x of the operation loop
-// above).
+// The persistent CSR CG's merge walks pay where the matrix and its four vectors fit in L2 or the matrix is held on
+// chip; above that "auto" declines a forced merge walk, saying why (the H200's cg_bench: 5-10x faster below, 0.6-0.8x
+// of the operation loop above, where the automatic walk takes the row-block walk instead).
 TEST(PerksModel, PersistentCgRunsWhereTheWorkingSetFitsL2) {
   const double l2 = 60e6;
   // laplace3d_24 in fp64: 13 824 rows, 89 352 non-zeros.
@@ -215,6 +215,19 @@ TEST(PerksModel, PersistentCgRunsWhereTheWorkingSetFitsL2) {
   // A matrix held whole in shared memory always runs; an unknown L2 size (0) declines nothing.
   EXPECT_EQ(persistent_cg_declines(1e9, 1e9, l2, true), "");
   EXPECT_EQ(persistent_cg_declines(1e9, 1e9, 0.0, false), "");
+}
+
+// The row-block walk's blocks per SM: 6 up to 6x the L2 (matrix + four vectors), 8 above; 6 where the L2 is unknown.
+TEST(PerksModel, RowsWalkTakesEightBlocksPerSmAboveSixTimesTheL2) {
+  const double l2 = 60e6;
+  // laplace27_96 fp64 (0.88 M rows, 23.9 M non-zeros): 291 MB + 4 x 7 MB, about 5x: 6.
+  EXPECT_EQ(rows_walk_blocks_per_sm(23.9e6 * 12.0 + 0.885e6 * 4.0, 0.885e6 * 8.0, l2), 6);
+  // laplace7_192 fp64: 617 MB + 4 x 57 MB, about 14x: 8.
+  EXPECT_EQ(rows_walk_blocks_per_sm(49.2e6 * 12.0 + 7.08e6 * 4.0, 7.08e6 * 8.0, l2), 8);
+  // At exactly 6x: 6; one byte more: 8.
+  EXPECT_EQ(rows_walk_blocks_per_sm(6.0 * l2 - 4e6, 1e6, l2), 6);
+  EXPECT_EQ(rows_walk_blocks_per_sm(6.0 * l2 - 4e6 + 1.0, 1e6, l2), 8);
+  EXPECT_EQ(rows_walk_blocks_per_sm(1e12, 1e9, 0.0), 6);
 }
 
 }  // namespace

@@ -387,9 +387,11 @@ CudaBackend<Real>::CudaBackend(MPI_Comm comm) : Backend<Real>(comm) {
   spmv_path_ = spmv == "cusparse" ? CudaSpmvPath::cusparse
                : spmv == "vector" ? CudaSpmvPath::native_vector
                                   : CudaSpmvPath::native;
-  cg_walk_ = env_choice("PERKSOLVE_CUDA_CG_WALK", {"staged", "per_thread"}, "staged") == "staged"
-                 ? CudaCgWalk::staged
-                 : CudaCgWalk::per_thread;
+  const std::string walk = env_choice("PERKSOLVE_CUDA_CG_WALK", {"auto", "staged", "per_thread", "rows"}, "auto");
+  cg_walk_ = walk == "rows"         ? CudaCgWalk::rows
+             : walk == "per_thread" ? CudaCgWalk::per_thread
+             : walk == "staged"     ? CudaCgWalk::staged
+                                    : CudaCgWalk::automatic;
 }
 
 template <class Real>

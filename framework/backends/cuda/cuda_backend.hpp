@@ -24,6 +24,8 @@ namespace perksolve {
 namespace cuda_ops {
 template <class Real>
 struct ProgramBuilder;  // persistent_program.cuh
+template <class Real>
+class CudaCsr;  // cuda_csr.cuh
 }
 namespace cuda_detail {
 template <class Real>
@@ -57,8 +59,11 @@ enum class CudaSpmvPath { native, native_vector, cusparse };
 // entries are read coalesced, multiplied by the gathered p and staged in shared memory, and the merge
 // search reads the tile's row ends from shared memory (the default); per_thread: every thread reads its
 // own merge items from global memory (the first version; kept for comparison). A matrix kept whole in
-// shared memory always walks per thread.
-enum class CudaCgWalk { staged, per_thread };
+// shared memory always walks per thread. rows: no merge path and no caches; the operation loop's stream SpMV
+// (row blocks of <= kStreamNnz entries, strided over the grid) and grid-strided vector phases at six 256-thread
+// blocks per SM (persistent_cg_rows.cu). automatic (the default): rows where the matrix and four vectors exceed
+// the L2 cache, staged elsewhere (H200: each is 1.3-5x faster than the other on its side).
+enum class CudaCgWalk { automatic, staged, per_thread, rows };
 
 template <class Real>
 class CudaBackend final : public Backend<Real> {
@@ -180,7 +185,7 @@ class CudaBackend final : public Backend<Real> {
   int schedule_tail() const { return schedule_tail_; }
   void set_spmv_path(CudaSpmvPath p) { spmv_path_ = p; }
   CudaSpmvPath spmv_path() const { return spmv_path_; }
-  // The persistent CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK=staged|per_thread sets the initial one).
+  // The persistent CG's SpMV walk (CudaCgWalk; PERKSOLVE_CUDA_CG_WALK=auto|staged|per_thread|rows sets the initial one).
   void set_cg_walk(CudaCgWalk w) { cg_walk_ = w; }
   CudaCgWalk cg_walk() const { return cg_walk_; }
   // Persistent programs recorded from now on run runs of operations with at most this many work items
@@ -226,6 +231,9 @@ class CudaBackend final : public Backend<Real> {
   // After a persistent CG kernel: reads its result (iterations, stop code 0 budget / 1 threshold / 2 breakdown,
   // r.r, p.q; 4 doubles at result_dev) and its r.r history into a PersistentCg marked as run.
   PersistentCg read_persistent_cg_result(const double* result_dev, const double* history_dev);
+  // persistent_cg with CudaCgWalk::rows (persistent_cg_rows.cu); A has no ghost columns.
+  PersistentCg persistent_cg_rows(const cuda_ops::CudaCsr<Real>& A, Field<Real>& x, Field<Real>& r, Field<Real>& p,
+                                  Field<Real>& q, const PersistentCgRequest& req);
 
   CUstream_st* stream_ = nullptr;
   int device_ = 0;
@@ -262,7 +270,7 @@ class CudaBackend final : public Backend<Real> {
   bool fast_memory_ = false;  // large grids take the fast-memory stencil tiles (cuda_detail::perks_fast_memory of
                               // this device, or PERKSOLVE_CUDA_MEMORY=fast|normal)
   CudaSpmvPath spmv_path_ = CudaSpmvPath::native;
-  CudaCgWalk cg_walk_ = CudaCgWalk::staged;
+  CudaCgWalk cg_walk_ = CudaCgWalk::automatic;
   long program_small_work_ = kProgramSmallWork;
   int program_cluster_ = 0;
   cuda_ops::ProgramBuilder<Real>* builder_ = nullptr;  // set while record_persistent describes operations

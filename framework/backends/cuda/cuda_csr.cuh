@@ -100,6 +100,13 @@ class CudaCsr final : public SparseMatrix<Real> {
   int* cg_tile_row = nullptr;
 };
 
+// Bytes of the matrix as the SpMV reads it: values, int columns and int row pointers.
+template <class Real>
+double csr_matrix_bytes(const CudaCsr<Real>& A) {
+  return static_cast<double>(A.nnz()) * static_cast<double>(sizeof(Real) + sizeof(int)) +
+         static_cast<double>(A.rows() + 1) * sizeof(int);
+}
+
 template <class Real>
 const CudaCsr<Real>& as_csr(const SparseMatrix<Real>& m) {
   if (m.backend_name() != "cuda") throw std::logic_error("cuda backend was handed a sparse matrix of another backend");

@@ -22,6 +22,7 @@
 
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
+#include "framework/backends/cuda/csr_stream_rows.cuh"
 #include "framework/backends/cuda/persistent_program.cuh"
 
 namespace perksolve {
@@ -70,11 +71,9 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Stream CSR (CSR-adaptive, Greathouse & Daga): block b owns rows [rb[b], rb[b+1]) whose entries are
-// contiguous. Its threads stream the products v[e] * x[col[e]] of the whole range into shared memory
-// with coalesced, evict-first loads of the matrix (every lane busy whatever the row lengths), then a
-// group of G lanes per row (more lanes when the block holds few, long rows) sums its products. A single row longer than kStreamNnz is summed by
-// the whole block in chunks (fixed order: per-thread strided partial sums, then a tree).
+// Stream CSR (CSR-adaptive): block b owns rows [rb[b], rb[b+1]) whose entries are contiguous; the body is
+// csr_stream_rows (csr_stream_rows.cuh), which the persistent CG's row-block walk shares. The matrix is read
+// with evict-first loads (used once), x through the read-only path.
 template <class Real>
 __global__ void __launch_bounds__(kThreads)
     csr_stream_kernel(const int* __restrict__ rb, const int* __restrict__ rp, const int* __restrict__ ci,
@@ -82,42 +81,13 @@ __global__ void __launch_bounds__(kThreads)
                       Real* __restrict__ y, int rows) {
   cuda_detail::pdl_enter();
   __shared__ Real prod[kStreamNnz];
-  const int r0 = rb[blockIdx.x], r1 = rb[blockIdx.x + 1];
-  const int e0 = rp[r0], e1 = rp[r1];
-  auto product = [&](int e) {
-    const int c = __ldcs(ci + e);
-    return __ldcs(v + e) * (c < rows ? __ldg(x + c) : __ldg(xext + c));
-  };
-  if (e1 - e0 <= kStreamNnz) {
-#pragma unroll 4
-    for (int e = e0 + static_cast<int>(threadIdx.x); e < e1; e += kThreads) prod[e - e0] = product(e);
-    __syncthreads();
-    // G lanes per row, G the largest power of two <= 32 with G * rows <= threads (long rows: more lanes).
-    const int nrows = r1 - r0;
-    int G = 1;
-    while (G < 32 && 2 * G * nrows <= kThreads) G *= 2;
-    const int grp = static_cast<int>(threadIdx.x) / G, lane = static_cast<int>(threadIdx.x) % G;
-    for (int base = 0; base < nrows; base += kThreads / G) {  // block-uniform trip count (shuffles)
-      const int r = r0 + base + grp;
-      Real acc = 0;
-      if (r < r1) {
-        const int end = rp[r + 1] - e0;
-        for (int k = rp[r] - e0 + lane; k < end; k += G) acc += prod[k];
-      }
-      for (int o = G / 2; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o, G);
-      if (lane == 0 && r < r1) y[r] = acc;
-    }
-  } else {  // one long row
-    Real acc = 0;
-    for (int e = e0 + static_cast<int>(threadIdx.x); e < e1; e += kThreads) acc += product(e);
-    prod[threadIdx.x] = acc;
-    __syncthreads();
-    for (int o = kThreads / 2; o > 0; o >>= 1) {
-      if (static_cast<int>(threadIdx.x) < o) prod[threadIdx.x] += prod[threadIdx.x + o];
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) y[r0] = prod[0];
-  }
+  csr_stream_rows<kThreads>(
+      rb[blockIdx.x], rb[blockIdx.x + 1], rp, prod,
+      [&](int e) {
+        const int c = __ldcs(ci + e);
+        return __ldcs(v + e) * (c < rows ? __ldg(x + c) : __ldg(xext + c));
+      },
+      [&](int r, Real sum) { y[r] = sum; });
 }
 
 template <class Real>

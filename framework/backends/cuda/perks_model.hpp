@@ -221,12 +221,14 @@ inline double tile_ring_share(int bx, int by, int rx, int ry, int hx, int hy) {
   return ((cells - interior) + halo) / (2.0 * cells);
 }
 
-// Whether [solver] persistent = "auto" runs the persistent CSR CG (persistent_cg.cu). Measured on the H200
-// (docs/perf/persistent-cg.md; cg_bench): where the matrix and the four vectors fit in L2 it is 5-10x faster
-// than the operation-by-operation CG (one launch, the vectors and often the matrix on chip); on matrices of
-// 3-12x the L2 it is 0.6-0.8x of it (its in-kernel SpMV keeps fewer loads in flight than the streaming SpMV
-// kernel, and the few per cent of the vectors it caches cannot make that up). A matrix held whole in shared
-// memory always runs. Returns the reason to decline, or "" to run.
+// Whether the persistent CSR CG's merge-path walks (persistent_cg.cu) lose to the operation-by-operation CG.
+// Measured on the H200 (docs/perf/persistent-cg.md; cg_bench): where the matrix and the four vectors fit in L2
+// they are 5-10x faster than it (one launch, the vectors and often the matrix on chip); on matrices of 3-12x the
+// L2, 0.6-0.8x of it (the in-kernel SpMV keeps fewer loads in flight than the streaming SpMV kernel, and the few
+// per cent of the vectors it caches cannot make that up). There CudaCgWalk::automatic takes the row-block walk
+// (persistent_cg_rows.cu, 1.1-1.2x the operation loop), and [solver] persistent = "auto" declines only a merge
+// walk forced by PERKSOLVE_CUDA_CG_WALK. A matrix held whole in shared memory always runs. Returns the reason,
+// or "" where the working set fits.
 inline std::string persistent_cg_declines(double matrix_bytes, double vector_bytes, double l2_bytes, bool matrix_on_chip) {
   const double working_set = matrix_bytes + 4.0 * vector_bytes;  // A, x, r, p, A p
   if (matrix_on_chip || l2_bytes <= 0.0 || working_set <= l2_bytes) return {};
@@ -234,6 +236,14 @@ inline std::string persistent_cg_declines(double matrix_bytes, double vector_byt
   return "the matrix and vectors (" + std::to_string(static_cast<long>(working_set * mb)) + " MB) exceed the L2 cache (" +
          std::to_string(static_cast<long>(l2_bytes * mb)) +
          " MB), where the operation-by-operation CG is faster (docs/perf/persistent-cg.md)";
+}
+
+// Blocks of 256 threads per SM for the persistent CSR CG's row-block walk (persistent_cg_rows.cu): 8 where the
+// matrix and four vectors exceed 6x the L2, else 6. Measured on the H200 (cg_bench, 2026-11-30): 8 ran 4-7 % faster
+// on laplace7_192 and laplace27_128 (8-13x the L2), 6 ran 1-6 % faster on laplace7_128 and laplace27_96 (2.5-5x) and
+// on the matrices in L2 (fewer blocks at each barrier; the 32 registers of 8 blocks spill more of the loop state).
+inline int rows_walk_blocks_per_sm(double matrix_bytes, double vector_bytes, double l2_bytes) {
+  return l2_bytes > 0.0 && matrix_bytes + 4.0 * vector_bytes > 6.0 * l2_bytes ? 8 : 6;
 }
 
 }  // namespace perksolve::cuda_detail

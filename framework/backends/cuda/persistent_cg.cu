@@ -1,5 +1,7 @@
 // Persistent CG (PERKS, issue 6; docs/perf/persistent-cg.md): the whole unpreconditioned CG loop on a CSR
-// matrix as ONE cooperative kernel (CudaBackend::persistent_cg).
+// matrix as ONE cooperative kernel (CudaBackend::persistent_cg). This file: the merge-path walks, for matrices
+// whose working set fits in L2; above it (CudaCgWalk::automatic) or when asked (CudaCgWalk::rows) the row-block
+// walk of persistent_cg_rows.cu runs instead.
 //
 // Work split (computed once per matrix and block count, kept in CudaCsr):
 //   - Blocks own contiguous row ranges cut along the merge path of (row ends, non-zeros) (Merrill &
@@ -35,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/backends/cuda/csr_cg_args.cuh"
 #include "framework/backends/cuda/cuda_csr.cuh"
 #include "framework/backends/cuda/cuda_ops.cuh"
 #include "framework/backends/cuda/grid_reduce.cuh"
@@ -55,22 +58,8 @@ constexpr int kCgWarps = kCgThreads / 32;
 constexpr int kCgBatch = 4;  // staged walk: entries per thread whose loads are issued together
 
 template <class Real>
-struct CgArgs {
-  const int* rp;
-  const int* ci;
-  const Real* v;
-  const int* block_row;  // gridDim.x + 1 entries
-  Real* x;
-  Real* r;
-  Real* p;
-  Real* q;
-  double* part_pq;  // gridDim.x
-  double* part_rr;  // gridDim.x
-  double* history;  // r.r after each iteration
-  double* result;   // iterations, stop (0 budget, 1 threshold, 2 breakdown), r.r, p.q
-  long iterations, first;
-  double rr;
-  cuda_detail::LoopStop stop;
+struct CgArgs : CsrCgArgs<Real> {
+  const int* block_row;           // gridDim.x + 1 entries
   int cache_r, cache_q, cache_x;  // rows (of each block, from its first) kept in shared memory
   int cache_p;                    // 1: p lives in shared memory (one block only: no other block gathers it)
   int cache_a;                    // 1: the block's rows of A (row ends, columns, values) live in shared memory
@@ -380,6 +369,12 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   for (Field<Real>* f : {&x, &r, &p, &q}) require_vector(f->layout(), n, "persistent_cg");
   if (n <= 0 || A.ghost_cols() > 0 || req.iterations <= 0 || builder_) return res;
   PERKSOLVE_CUDA_CHECK(cudaSetDevice(device_));
+  // Where the matrix and the vectors exceed the L2, the merge-path kernel is slower than the operation loop
+  // (persistent_cg_declines) and the row-block walk (persistent_cg_rows.cu) faster than both.
+  const std::string above_l2 = cuda_detail::persistent_cg_declines(
+      csr_matrix_bytes(A), static_cast<double>(n) * sizeof(Real), static_cast<double>(perks_device_.l2_bytes), false);
+  if (cg_walk_ == CudaCgWalk::rows || (cg_walk_ == CudaCgWalk::automatic && !above_l2.empty()))
+    return persistent_cg_rows(A, x, r, p, q, req);
   // Both walks have the same static shared memory; the walk is chosen below, with the caches.
   auto kernel = persistent_cg_kernel<Real, false>;
 
@@ -440,12 +435,9 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   const long a_bytes = nnz_max * static_cast<long>(sizeof(Real) + sizeof(int)) + rows_max * static_cast<long>(sizeof(int));
   const long freed = walk_staged ? kCgStagedBytes<Real> : 0;
   const long cache_a = req.cache_bytes != 0 && budget * static_cast<long>(sizeof(Real)) + freed >= a_bytes + 16 ? 1 : 0;
-  if (req.only_where_faster) {
-    const double matrix_bytes = static_cast<double>(A.nnz()) * static_cast<double>(sizeof(Real) + sizeof(int)) +
-                                static_cast<double>(n + 1) * sizeof(int);
-    res.declined = cuda_detail::persistent_cg_declines(matrix_bytes, static_cast<double>(n) * sizeof(Real),
-                                                          static_cast<double>(perks_device_.l2_bytes), cache_a != 0);
-    if (!res.declined.empty()) return res;
+  if (req.only_where_faster && !cache_a && !above_l2.empty()) {  // a merge walk forced above the L2
+    res.declined = above_l2;
+    return res;
   }
   const bool staged = walk_staged && !cache_a;
   if (staged) kernel = persistent_cg_kernel<Real, true>;
@@ -463,22 +455,9 @@ PersistentCg CudaBackend<Real>::persistent_cg(const SparseMatrix<Real>& Am, Fiel
   double* history = static_cast<double*>(scratch_dev_);
   double* result = history + req.iterations;
   CgArgs<Real> args{};
-  args.rp = A.row_ptr;
-  args.ci = A.col;
-  args.v = A.val;
+  set_csr_cg_args<Real>(args, A, as_cuda(x).data(), as_cuda(r).data(), as_cuda(p).data(), as_cuda(q).data(), partials_,
+                        history, req);
   args.block_row = A.cg_block_row;
-  args.x = as_cuda(x).data();
-  args.r = as_cuda(r).data();
-  args.p = as_cuda(p).data();
-  args.q = as_cuda(q).data();
-  args.part_pq = partials_;
-  args.part_rr = partials_ + cuda_detail::kMaxPartials / 2;
-  args.history = history;
-  args.result = result;
-  args.iterations = req.iterations;
-  args.first = req.first;
-  args.rr = req.rr;
-  args.stop = cuda_detail::loop_stop_of(req);
   args.cache_r = static_cast<int>(cache_r);
   args.cache_q = static_cast<int>(cache_q);
   args.cache_x = static_cast<int>(cache_x);
