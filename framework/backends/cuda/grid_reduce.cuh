@@ -42,4 +42,26 @@ __device__ __forceinline__ double grid_partials_total(const double* part, double
   return *slot;
 }
 
+// The same total with every thread of an NT-thread block reading partials (t, t + NT, ...), then a fixed-order block
+// reduction (shuffles, the warps' sums in `warp_slots`, NT / 32 shared doubles, summed by warp 0): one L2 round trip
+// per NT partials instead of one per 32. Every block adds in the same order, so all hold the same bits (not those of
+// grid_partials_total). Same contract for `slot`; `warp_slots` may be reused after the next block or device barrier.
+template <int NT>
+__device__ __forceinline__ double grid_partials_total_wide(const double* part, double* warp_slots, double* slot) {
+  double s = 0.0;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += NT) s += __ldcg(part + b);
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) warp_slots[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    double t = threadIdx.x < NT / 32 ? warp_slots[threadIdx.x] : 0.0;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) t += __shfl_down_sync(0xffffffffu, t, o);
+    if (threadIdx.x == 0) *slot = t;
+  }
+  __syncthreads();
+  return *slot;
+}
+
 }  // namespace perksolve::cuda_detail

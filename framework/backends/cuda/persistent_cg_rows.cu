@@ -60,11 +60,17 @@ __device__ __forceinline__ void for_rows_strided(long n, Load load, Body body) {
 // fp32 ~60) and 8 (2048 threads, the stream SpMV kernel's occupancy; 32 registers, 108-124 bytes spilled): on the
 // H200, 8 streams 4-7 % faster on matrices of 8-13x the L2, 6 is 1-6 % faster on 4-5x the L2 and in it
 // (benchmarks/results/gpu-h200-2026-11-30-cg-rows-walk, runs 1-3); rows_walk_blocks_per_sm picks by the working set.
+// The two grid sums per iteration read the 792-1056 block partials with every thread (grid_partials_total_wide):
+// 1.4-1.8 % faster at 1056 blocks than warp 0 alone (25-33 dependent L2 reads), no change at 792 (run 5).
 template <class Real, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) persistent_cg_rows_kernel(const CgRowsArgs<Real> a) {
   cgrp::grid_group grid = cgrp::this_grid();
   __shared__ Real prod[kStreamNnz];
   __shared__ double total;
+  __shared__ double warp_slots[kThreads / 32];
+  auto grid_total = [&](const double* part) {
+    return cuda_detail::grid_partials_total_wide<kThreads>(part, warp_slots, &total);
+  };
   const Real* p_in = a.p;  // read in phase A, written in phase C a device barrier later (no __restrict__, no .nc)
   double rr = a.rr, pq = 0.0;
   long k = a.first;
@@ -89,7 +95,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) persistent_cg_rows_kerne
     }
     cuda_detail::store_block_partial<kThreads>(a.part_pq, dot);
     grid.sync();
-    pq = cuda_detail::grid_partials_total(a.part_pq, &total);
+    pq = grid_total(a.part_pq);
     if (!(pq > 0.0) || !isfinite(pq)) {
       end = cuda_detail::kCgBreakdown;
       break;
@@ -113,7 +119,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) persistent_cg_rows_kerne
     });
     cuda_detail::store_block_partial<kThreads>(a.part_rr, acc_rr);
     grid.sync();
-    const double rr_new = cuda_detail::grid_partials_total(a.part_rr, &total);
+    const double rr_new = grid_total(a.part_rr);
     // ---- C: p = r + beta p -------------------------------------------------------------------------
     const Real beta = static_cast<Real>(rr_new / rr);
     for_rows_strided<1, 2, Real>(
