@@ -60,8 +60,8 @@ enum class CudaSpmvPath { native, native_vector, cusparse };
 // search reads the tile's row ends from shared memory (the default); per_thread: every thread reads its
 // own merge items from global memory (the first version; kept for comparison). A matrix kept whole in
 // shared memory always walks per thread. rows: no merge path and no caches; the operation loop's stream SpMV
-// (row blocks of <= kStreamNnz entries, strided over the grid) and grid-strided vector phases at six 256-thread
-// blocks per SM (persistent_cg_rows.cu). automatic (the default): rows where the matrix and four vectors exceed
+// (row blocks of <= kStreamNnz entries, strided over the grid) and grid-strided vector phases at six or eight
+// 256-thread blocks per SM (persistent_cg_rows.cu, rows_walk_blocks_per_sm). automatic (the default): rows where the matrix and four vectors exceed
 // the L2 cache, staged elsewhere (H200: each is 1.3-5x faster than the other on its side).
 enum class CudaCgWalk { automatic, staged, per_thread, rows };
 

@@ -58,7 +58,7 @@ __device__ __forceinline__ void for_rows_strided(long n, Load load, Body body) {
 
 // kMinBlocks: blocks of 256 threads per SM promised to ptxas. 6 (40 registers; fp64 spills ~90 bytes of loop state,
 // fp32 ~60) and 8 (2048 threads, the stream SpMV kernel's occupancy; 32 registers, 108-124 bytes spilled): on the
-// H200, 8 streams 4-7 % faster on matrices of 8-13x the L2, 6 is 1-6 % faster on 4-5x the L2 and in it
+// H200, 8 streams 4-7 % faster on matrices of 8-13x the L2, 6 is 1-6 % faster on 2.5-5x the L2 and in it
 // (benchmarks/results/gpu-h200-2026-11-30-cg-rows-walk, runs 1-3); rows_walk_blocks_per_sm picks by the working set.
 // The two grid sums per iteration read the 792-1056 block partials with every thread (grid_partials_total_wide):
 // 1.4-1.8 % faster at 1056 blocks than warp 0 alone (25-33 dependent L2 reads), no change at 792 (run 5).
