@@ -42,26 +42,36 @@ __device__ __forceinline__ double grid_partials_total(const double* part, double
   return *slot;
 }
 
-// The same total with every thread of an NT-thread block reading partials (t, t + NT, ...), then a fixed-order block
-// reduction (shuffles, the warps' sums in `warp_slots`, NT / 32 shared doubles, summed by warp 0): one L2 round trip
-// per NT partials instead of one per 32. Every block adds in the same order, so all hold the same bits (not those of
-// grid_partials_total). Same contract for `slot`; `warp_slots` may be reused after the next block or device barrier.
+// The sum of v over the NT threads of a block in a fixed order (shuffles within each warp, then the warps' sums, in warp
+// order, by warp 0's shuffles), returned to every thread through `slot`. `warp_sums` (NT / 32 doubles) and `slot` are
+// shared; rewrite them only after the next block or device barrier. (A separate slot, not warp_sums[NT / 32]: with the
+// one array ptxas spilled 16 more bytes of the row-block CG kernel's loop state.)
 template <int NT>
-__device__ __forceinline__ double grid_partials_total_wide(const double* part, double* warp_slots, double* slot) {
-  double s = 0.0;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += NT) s += __ldcg(part + b);
+__device__ __forceinline__ double block_total(double v, double* warp_sums, double* slot) {
+  constexpr int kWarps = NT / 32;
+  static_assert(NT % 32 == 0 && kWarps <= 32, "whole warps, at most 32");
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  if ((threadIdx.x & 31) == 0) warp_slots[threadIdx.x >> 5] = s;
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = v;
   __syncthreads();
   if (threadIdx.x < 32) {
-    double t = threadIdx.x < NT / 32 ? warp_slots[threadIdx.x] : 0.0;
+    double s = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0.0;
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) t += __shfl_down_sync(0xffffffffu, t, o);
-    if (threadIdx.x == 0) *slot = t;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) *slot = s;
   }
   __syncthreads();
   return *slot;
+}
+
+// The total of grid_partials_total with every thread of an NT-thread block reading partials (t, t + NT, ...), then
+// block_total: one L2 round trip per NT partials instead of one per 32. Every block adds in the same order, so all
+// hold the same bits (not those of grid_partials_total). `warp_sums` and `slot` as for block_total.
+template <int NT>
+__device__ __forceinline__ double grid_partials_total_wide(const double* part, double* warp_sums, double* slot) {
+  double s = 0.0;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += NT) s += __ldcg(part + b);
+  return block_total<NT>(s, warp_sums, slot);
 }
 
 }  // namespace perksolve::cuda_detail

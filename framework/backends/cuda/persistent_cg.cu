@@ -97,23 +97,6 @@ __device__ __forceinline__ void device_barrier(cgrp::grid_group& grid) {
   else grid.sync();
 }
 
-// Sum over the block in a fixed order; the result is returned to every thread. `red` has kCgWarps + 1 slots.
-__device__ __forceinline__ double block_total(double v, double* red) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    double s = lane < kCgWarps ? red[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (lane == 0) red[kCgWarps] = s;
-  }
-  __syncthreads();
-  const double total = red[kCgWarps];
-  __syncthreads();  // red may be reused at once
-  return total;
-}
-
 template <class Real, bool kStaged>
 __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgArgs<Real> a) {
   cgrp::grid_group grid = cgrp::this_grid();
@@ -280,7 +263,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
       for (int r = i0 + t; r < i1; r += kCgThreads)
         dot += static_cast<double>(p[r]) * static_cast<double>(r < kq ? cq[r] : gq[r]);
     }
-    const double dot_block = block_total(dot, red);
+    const double dot_block = cuda_detail::block_total<kCgThreads>(dot, red, &red[kCgWarps]);
     if (t == 0) a.part_pq[blockIdx.x] = dot_block;
     device_barrier(grid);
     pq = cuda_detail::grid_partials_total(a.part_pq, &red[kCgWarps]);
@@ -301,7 +284,7 @@ __global__ void __launch_bounds__(kCgThreads, 2) persistent_cg_kernel(const CgAr
       else gr[i] = ri;
       acc_rr += static_cast<double>(ri) * static_cast<double>(ri);
     }
-    const double rr_block = block_total(acc_rr, red);
+    const double rr_block = cuda_detail::block_total<kCgThreads>(acc_rr, red, &red[kCgWarps]);
     if (t == 0) a.part_rr[blockIdx.x] = rr_block;
     device_barrier(grid);
     const double rr_new = cuda_detail::grid_partials_total(a.part_rr, &red[kCgWarps]);

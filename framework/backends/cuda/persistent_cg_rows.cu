@@ -39,21 +39,13 @@ struct CgRowsArgs : CsrCgArgs<Real> {
   long n;
 };
 
-// Grid-strided over [0, n), kVec rows per thread and step (i, i + stride, ...): load(i, values) for all kVec rows
-// before body(i, values) for the first. The kernel takes kVec = 1 (the loads of one row first): 4, for four times
-// the bytes in flight, spilled 170-560 bytes at 32-40 registers and ran 1.1-1.6x slower (run 3 of the results).
-template <int kVec, int kLoads, class Real, class Load, class Body>
-__device__ __forceinline__ void for_rows_strided(long n, Load load, Body body) {
+// Grid-strided over [0, n): body(i) for each row i of the thread (i, i + stride, ...). Four rows per thread with all
+// their loads first, for four times the bytes in flight, spilled 170-560 bytes at 32-40 registers and ran 1.1-1.6x
+// slower (run 3 of the results).
+template <class Body>
+__device__ __forceinline__ void for_rows_strided(long n, Body body) {
   const long stride = gridDim.x * static_cast<long>(blockDim.x);
-  for (long base = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; base < n; base += kVec * stride) {
-    Real v[kVec][kLoads];
-#pragma unroll
-    for (int u = 0; u < kVec; ++u)
-      if (base + u * stride < n) load(base + u * stride, v[u]);
-#pragma unroll
-    for (int u = 0; u < kVec; ++u)
-      if (base + u * stride < n) body(base + u * stride, v[u]);
-  }
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += stride) body(i);
 }
 
 // kMinBlocks: blocks of 256 threads per SM promised to ptxas. 6 (40 registers; fp64 spills ~90 bytes of loop state,
@@ -67,9 +59,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) persistent_cg_rows_kerne
   cgrp::grid_group grid = cgrp::this_grid();
   __shared__ Real prod[kStreamNnz];
   __shared__ double total;
-  __shared__ double warp_slots[kThreads / 32];
+  __shared__ double warp_sums[kThreads / 32];
   auto grid_total = [&](const double* part) {
-    return cuda_detail::grid_partials_total_wide<kThreads>(part, warp_slots, &total);
+    return cuda_detail::grid_partials_total_wide<kThreads>(part, warp_sums, &total);
   };
   const Real* p_in = a.p;  // read in phase A, written in phase C a device barrier later (no __restrict__, no .nc)
   double rr = a.rr, pq = 0.0;
@@ -103,32 +95,22 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) persistent_cg_rows_kerne
     // ---- B: x += alpha p, r -= alpha q, r.r ------------------------------------------------------
     const Real alpha = static_cast<Real>(rr / pq);
     double acc_rr = 0.0;
-    for_rows_strided<1, 4, Real>(
-        a.n,
-        [&](long i, Real(&v)[4]) {
-          v[0] = a.p[i];
-          v[1] = a.x[i];
-          v[2] = a.r[i];
-          v[3] = a.q[i];
-        },
-        [&](long i, const Real(&v)[4]) {
-      a.x[i] = v[1] + alpha * v[0];
-      const Real ri = v[2] - alpha * v[3];
-      a.r[i] = ri;
-      acc_rr += static_cast<double>(ri) * static_cast<double>(ri);
+    for_rows_strided(a.n, [&](long i) {
+      const Real pi = a.p[i], xi = a.x[i], ri = a.r[i], qi = a.q[i];
+      a.x[i] = xi + alpha * pi;
+      const Real ri_new = ri - alpha * qi;
+      a.r[i] = ri_new;
+      acc_rr += static_cast<double>(ri_new) * static_cast<double>(ri_new);
     });
     cuda_detail::store_block_partial<kThreads>(a.part_rr, acc_rr);
     grid.sync();
     const double rr_new = grid_total(a.part_rr);
     // ---- C: p = r + beta p -------------------------------------------------------------------------
     const Real beta = static_cast<Real>(rr_new / rr);
-    for_rows_strided<1, 2, Real>(
-        a.n,
-        [&](long i, Real(&v)[2]) {
-          v[0] = a.r[i];
-          v[1] = a.p[i];
-        },
-        [&](long i, const Real(&v)[2]) { a.p[i] = Real(1) * v[0] + beta * v[1]; });
+    for_rows_strided(a.n, [&](long i) {
+      const Real ri = a.r[i], pi = a.p[i];
+      a.p[i] = Real(1) * ri + beta * pi;
+    });
     rr = rr_new;
     ++k;
     if (blockIdx.x == 0 && threadIdx.x == 0) a.history[k - 1 - a.first] = rr;
