@@ -8,10 +8,18 @@
 //
 //   stencil_bench [--out results.json] [--reps 30] [--n3d 512] [--n2d 16384] [--cases 3d7pt,2d5pt]
 //                 [--precision both|f64|f32] [--git-revision REV] [--default-variant-only] [--row-align N]
+//                 [--sequence K]
 // --row-align: row alignment of the benchmark fields in elements (FieldLayout::align; default
 // kGridRowAlign = what the solvers' grid fields use; 1 = packed rows of n + 2 ghost elements).
 // Cases run with the backend's default tile variant under their own name and, unless
 // --default-variant-only, with the other variant as "<case>@two_load" / "<case>@wide".
+// Two timings per case, each with the copies timed the same way:
+//  * per call (column `ratio`, the issue's number): events around ONE apply_stencil call on an idle stream, so the
+//    host's work for the call (request, plan, launch) is inside the time;
+//  * in sequence (--sequence K, default 10; column `seq`): events around K ping-pong calls queued back to back, as a
+//    solver's sweeps run, so the host's work overlaps the previous sweep (and PDL the kernels' ends and starts).
+//    `host us` is the host's wall time per queued call.
+// The two are interleaved (a sequence after every fifth single call), so that both run at the same clocks.
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -104,58 +112,84 @@ struct CopyResult {
   double best() const { return std::max({kernel_gbs, flat_gbs, memcpy_gbs}); }
 };
 
-CopyResult measure_copy(std::size_t bytes, int reps, cudaStream_t s) {
+// Times batches of back-to-back calls on one stream: events around the batch (seconds per call) and the host's wall time
+// for enqueueing it (seconds per call).
+class BatchTimer {
+ public:
+  explicit BatchTimer(cudaStream_t s) : s_(s) {
+    CK(cudaEventCreate(&e0_));
+    CK(cudaEventCreate(&e1_));
+  }
+  ~BatchTimer() {
+    cudaEventDestroy(e0_);
+    cudaEventDestroy(e1_);
+  }
+  BatchTimer(const BatchTimer&) = delete;
+  BatchTimer& operator=(const BatchTimer&) = delete;
+  template <class Enqueue>
+  double operator()(int calls, Enqueue&& enqueue, double* host_s = nullptr) {
+    CK(cudaEventRecord(e0_, s_));
+    const auto w0 = std::chrono::steady_clock::now();
+    for (int c = 0; c < calls; ++c) enqueue();
+    const auto w1 = std::chrono::steady_clock::now();
+    CK(cudaEventRecord(e1_, s_));
+    CK(cudaEventSynchronize(e1_));
+    CK(cudaGetLastError());
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0_, e1_));
+    if (host_s) *host_s = std::chrono::duration<double>(w1 - w0).count() / calls;
+    return ms * 1e-3 / calls;
+  }
+
+ private:
+  cudaStream_t s_;
+  cudaEvent_t e0_, e1_;
+};
+
+// The three copies, each timed one call at a time on an idle stream (`one`) and in batches of `calls` back to back
+// (`seq`, after every fifth repetition), interleaved; medians over `reps` repetitions after 3 warm-up ones.
+void measure_copy(std::size_t bytes, int reps, int calls, cudaStream_t s, CopyResult& one, CopyResult& seq) {
   void *a = nullptr, *b = nullptr;
   CK(cudaMalloc(&a, bytes));
   CK(cudaMalloc(&b, bytes));
   init_kernel<double><<<1024, 256, 0, s>>>(static_cast<double*>(a), bytes / 8, 1);
   CK(cudaMemsetAsync(b, 0, bytes, s));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   int dev = 0, sms = 0;
   CK(cudaGetDevice(&dev));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const long n4 = static_cast<long>(bytes / sizeof(double2));
-  std::vector<double> tk, tf, tm;
+  const auto* src = static_cast<const double2*>(a);
+  auto* dst = static_cast<double2*>(b);
+  BatchTimer timer(s);
+  auto kernel = [&] { copy_kernel<<<sms * 8, 256, 0, s>>>(src, dst, n4); };
+  auto flat = [&] { copy_kernel_flat<<<static_cast<unsigned>((n4 + 255) / 256), 256, 0, s>>>(src, dst, n4); };
+  auto d2d = [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s)); };
+  std::vector<double> tk, tf, tm, sk, sf, sm;
   for (int r = 0; r < reps + 3; ++r) {
-    CK(cudaEventRecord(e0, s));
-    copy_kernel<<<sms * 8, 256, 0, s>>>(static_cast<const double2*>(a), static_cast<double2*>(b), n4);
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 3) tk.push_back(ms * 1e-3);
-    CK(cudaEventRecord(e0, s));
-    copy_kernel_flat<<<static_cast<unsigned>((n4 + 255) / 256), 256, 0, s>>>(static_cast<const double2*>(a),
-                                                                           static_cast<double2*>(b), n4);
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 3) tf.push_back(ms * 1e-3);
-    CK(cudaEventRecord(e0, s));
-    CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 3) tm.push_back(ms * 1e-3);
+    const double k = timer(1, kernel), f = timer(1, flat), m = timer(1, d2d);
+    if (r >= 3) {
+      tk.push_back(k);
+      tf.push_back(f);
+      tm.push_back(m);
+    }
+    if (r % 5 == 2) {
+      sk.push_back(timer(calls, kernel));
+      sf.push_back(timer(calls, flat));
+      sm.push_back(timer(calls, d2d));
+    }
   }
-  CK(cudaGetLastError());
-  CopyResult c;
-  c.kernel_gbs = 2.0 * bytes / median(tk) * 1e-9;
-  c.flat_gbs = 2.0 * bytes / median(tf) * 1e-9;
-  c.memcpy_gbs = 2.0 * bytes / median(tm) * 1e-9;
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  auto gbs = [bytes](const std::vector<double>& t) { return 2.0 * bytes / median(t) * 1e-9; };
+  one = CopyResult{gbs(tk), gbs(tf), gbs(tm)};
+  seq = CopyResult{gbs(sk), gbs(sf), gbs(sm)};
   cudaFree(a);
   cudaFree(b);
-  return c;
 }
 
 struct Record {
   std::string name, precision, path;
   std::vector<long> extents;
   double time = 0, gcells = 0, copy_gbs = 0, ratio = 0, check = 0;
+  double seq_time = 0, seq_ratio = 0, host_us = 0;  // in sequence (batches of --sequence calls)
   int row_align = 1;
   int points = 0;
 };
@@ -171,7 +205,7 @@ const char* path_name(CudaStencilPath p) {
 
 template <class Real>
 Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stencil& s, bool force_generic, int n3d,
-                int n2d, int reps, double copy_gbs, bool wide, int row_align) {
+                int n2d, int reps, double copy_gbs, int sequence, double seq_copy_gbs, bool wide, int row_align) {
   be.set_wide_tiles(wide);
   FieldLayout l;
   l.align = row_align;
@@ -214,26 +248,30 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
       std::fprintf(stderr, "WARNING: %s %s deviates from the generic kernel: %g\n", case_name.c_str(),
                    sizeof(Real) == 8 ? "fp64" : "fp32", check);
   }
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<double> t;
-  for (int rep = 0; rep < reps + 3; ++rep) {
-    // Ping-pong so that every sweep reads what the previous one wrote (no cache-resident input).
-    const Field<Real>& src = rep % 2 ? *out : *in;
-    Field<Real>& dst = rep % 2 ? *in : *out;
-    CK(cudaEventRecord(e0, st));
+  // Ping-pong so that every sweep reads what the previous one wrote (no cache-resident input).
+  int parity = 0;
+  auto sweep = [&] {
+    const Field<Real>& src = parity ? *out : *in;
+    Field<Real>& dst = parity ? *in : *out;
     be.apply_stencil(s, src, dst);
-    CK(cudaEventRecord(e1, st));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (rep >= 3) t.push_back(ms * 1e-3);
+    parity ^= 1;
+  };
+  // The two timings interleaved (a sequence after every fifth single call), so that both see the same clocks: timed one
+  // after the other, the in-sequence timings of the heavier fp64 shapes ran 8-12 % slower than the single calls before
+  // them (benchmarks/results/gpu-h200-2026-11-30-stencil-sequence/run1).
+  BatchTimer timer(st);
+  std::vector<double> t, ts, th;
+  for (int rep = 0; rep < reps + 3; ++rep) {
+    const double one = timer(1, sweep);
+    if (rep >= 3) t.push_back(one);
+    if (rep % 5 == 2) {
+      double host = 0;
+      const double per = timer(sequence, sweep, &host);
+      ts.push_back(per);
+      th.push_back(host);
+    }
   }
-  CK(cudaGetLastError());
   be.set_force_generic_stencil(false);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   Record rec;
   rec.name = case_name;
   rec.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
@@ -244,6 +282,9 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
   rec.gcells = static_cast<double>(l.owned_size()) / rec.time * 1e-9;
   rec.copy_gbs = copy_gbs;
   rec.ratio = rec.gcells / (copy_gbs / (2.0 * sizeof(Real)));
+  rec.seq_time = median(ts);
+  rec.seq_ratio = static_cast<double>(l.owned_size()) / rec.seq_time * 1e-9 / (seq_copy_gbs / (2.0 * sizeof(Real)));
+  rec.host_us = median(th) * 1e6;
   rec.check = check;
   rec.row_align = row_align;
   return rec;
@@ -263,7 +304,7 @@ std::string json_escape(const std::string& s) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   std::string out_path, git_rev = "unknown", cases_arg, precision = "both";
-  int reps = 30, n3d = 512, n2d = 16384;
+  int reps = 30, n3d = 512, n2d = 16384, sequence = 10;
   bool all_variants = true;
   int row_align = kGridRowAlign;
   for (int i = 1; i < argc; ++i) {
@@ -278,10 +319,15 @@ int main(int argc, char** argv) {
     else if (a == "--git-revision") git_rev = next();
     else if (a == "--default-variant-only") all_variants = false;
     else if (a == "--row-align") row_align = std::stoi(next());
+    else if (a == "--sequence") sequence = std::stoi(next());
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;
     }
+  }
+  if (sequence < 1) {
+    std::fprintf(stderr, "--sequence: expected a number of calls >= 1, got %d\n", sequence);
+    return 2;
   }
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
@@ -309,12 +355,15 @@ int main(int argc, char** argv) {
     const std::string device = bd.device_name();
     // Copy bandwidth: 2 GiB read + 2 GiB written... sized like one fp64 512^3 field (1 GiB) by default.
     const std::size_t copy_bytes = std::max<std::size_t>(256ull << 20, static_cast<std::size_t>(n3d) * n3d * n3d * 8);
-    const CopyResult cr = measure_copy(copy_bytes, std::max(reps, 10), bd.stream());
-    const double copy_gbs = cr.best();
+    CopyResult cr, cs;
+    measure_copy(copy_bytes, std::max(reps, 10), sequence, bd.stream(), cr, cs);
+    const double copy_gbs = cr.best(), seq_copy_gbs = cs.best();
     std::printf("device: %s\n", device.c_str());
     std::printf("copy bandwidth (read+write, %.2f GiB buffers): kernel %.1f GB/s (grid-stride, 4 loads in flight), "
                 "%.1f GB/s (flat grid), cudaMemcpy %.1f GB/s -> using %.1f GB/s\n",
                 copy_bytes / double(1ull << 30), cr.kernel_gbs, cr.flat_gbs, cr.memcpy_gbs, copy_gbs);
+    std::printf("in sequences of %d calls: kernel %.1f GB/s, %.1f GB/s (flat grid), cudaMemcpy %.1f GB/s -> using %.1f GB/s\n",
+                sequence, cs.kernel_gbs, cs.flat_gbs, cs.memcpy_gbs, seq_copy_gbs);
 
     std::vector<Record> recs;
     const bool wide_default = bd.wide_tiles();
@@ -325,18 +374,23 @@ int main(int argc, char** argv) {
         if (generic && wide != wide_default) continue;
         if (!all_variants && wide != wide_default) continue;
         const std::string cname = wide == wide_default ? name : name + (wide ? "@wide" : "@two_load");
-        if (precision != "f32") recs.push_back(run_case<double>(bd, cname, st, generic, n3d, n2d, reps, copy_gbs, wide, row_align));
-        if (precision != "f64") recs.push_back(run_case<float>(bf, cname, st, generic, n3d, n2d, reps, copy_gbs, wide, row_align));
+        if (precision != "f32")
+          recs.push_back(run_case<double>(bd, cname, st, generic, n3d, n2d, reps, copy_gbs, sequence, seq_copy_gbs, wide,
+                                          row_align));
+        if (precision != "f64")
+          recs.push_back(run_case<float>(bf, cname, st, generic, n3d, n2d, reps, copy_gbs, sequence, seq_copy_gbs, wide,
+                                          row_align));
       }
     }
 
-    std::printf("\n%-18s %-5s %-20s %4s %12s %10s %8s %9s  %s\n", "case", "prec", "extents", "pts", "t/sweep [s]",
-                "GCells/s", "ratio", "check", "kernel");
+    std::printf("\n%-18s %-5s %-20s %4s %12s %10s %8s %8s %8s %9s  %s\n", "case", "prec", "extents", "pts",
+                "t/sweep [s]", "GCells/s", "ratio", "seq", "host us", "check", "kernel");
     for (const Record& r : recs) {
       char ext[64];
       std::snprintf(ext, sizeof ext, "%ldx%ldx%ld", r.extents[0], r.extents[1], r.extents[2]);
-      std::printf("%-18s %-5s %-20s %4d %12.4e %10.2f %8.3f %9.1e  %s\n", r.name.c_str(), r.precision.c_str(), ext,
-                  r.points, r.time, r.gcells, r.ratio, r.check, r.path.c_str());
+      std::printf("%-18s %-5s %-20s %4d %12.4e %10.2f %8.3f %8.3f %8.1f %9.1e  %s\n", r.name.c_str(),
+                  r.precision.c_str(), ext, r.points, r.time, r.gcells, r.ratio, r.seq_ratio, r.host_us, r.check,
+                  r.path.c_str());
     }
 
     if (!out_path.empty()) {
@@ -358,7 +412,10 @@ int main(int argc, char** argv) {
         << ", \"flat_kernel_gbs\": " << cr.flat_gbs << ", \"memcpy_gbs\": " << cr.memcpy_gbs
         << ", \"copy_gbs\": " << copy_gbs
         << ", \"note\": \"bytes read + bytes written; copy_gbs = max of the grid-stride kernel, the flat-grid "
-           "kernel and cudaMemcpy D2D\"},\n";
+           "kernel and cudaMemcpy D2D, one call at a time\"},\n";
+      f << "  \"copy_in_sequence\": {\"calls\": " << sequence << ", \"kernel_gbs\": " << cs.kernel_gbs
+        << ", \"flat_kernel_gbs\": " << cs.flat_gbs << ", \"memcpy_gbs\": " << cs.memcpy_gbs
+        << ", \"copy_gbs\": " << seq_copy_gbs << "},\n";
       f << "  \"reps\": " << reps << ",\n";
       // Run-time choices of the stencil launches (environment overrides included), for reproduction.
       f << "  \"schedule_tail\": " << bd.schedule_tail() << ",\n";
@@ -369,9 +426,12 @@ int main(int argc, char** argv) {
         std::snprintf(buf, sizeof buf,
                       "    {\"case\": \"%s\", \"precision\": \"%s\", \"extents\": [%ld, %ld, %ld], \"points\": %d, "
                       "\"time_per_sweep_s\": %.6e, \"gcells_per_s\": %.4f, \"copy_gbs\": %.2f, "
-                      "\"ratio_to_copy_bound\": %.4f, \"kernel\": \"%s\", \"check_vs_generic\": %.3e, \"row_align\": %d}%s\n",
+                      "\"ratio_to_copy_bound\": %.4f, \"time_per_sweep_in_sequence_s\": %.6e, "
+                      "\"ratio_to_copy_bound_in_sequence\": %.4f, \"host_us_per_call\": %.2f, \"kernel\": \"%s\", "
+                      "\"check_vs_generic\": %.3e, \"row_align\": %d}%s\n",
                       r.name.c_str(), r.precision.c_str(), r.extents[0], r.extents[1], r.extents[2], r.points, r.time,
-                      r.gcells, r.copy_gbs, r.ratio, r.path.c_str(), r.check, r.row_align,
+                      r.gcells, r.copy_gbs, r.ratio, r.seq_time, r.seq_ratio, r.host_us, r.path.c_str(), r.check,
+                      r.row_align,
                       i + 1 < recs.size() ? "," : "");
         f << buf;
       }

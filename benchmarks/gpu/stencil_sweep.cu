@@ -777,6 +777,154 @@ int main(int argc, char** argv) {
     run_case<double>("3d7pt", st7, rot_variants<double, S7, L7>("", {16}, 4), n3d, n2d, reps, best);
     run_case<float>("3d7pt", st7, rot_variants<float, S7, F7C>("", {8}, 4), n3d, n2d, reps, best);
   }
+  // Round 25 (2026-11-30, H200): as many fp32 3d7pt tiles per plane as resident blocks. The fp64 tile (512 x 4, one block
+  // per SM) makes 128 tiles per plane on 132 blocks, so the concurrently streamed items cover whole planes, one after the
+  // other, like a copy; it reaches 0.90 of the copy bound. The fp32 tiles measured so far (256 x 12 and 512 x 6 on two
+  // blocks per SM: 86 tiles on 264 blocks; 256 x 8 on three, 256 x 6 on four) run three or more z-slabs at once and
+  // stop at 0.81-0.84; the fp64 512 x 4 tile on two blocks per SM (two slabs) fell to 0.84-0.85. Here: 512 x 4 on one
+  // block per SM (512 or 256 threads, at most one block per SM: MAXB; rings of 6-8 stages for the bytes in flight) and 512 x 2 on two (256 tiles on 264
+  // blocks; twice the halo rows), consecutive columns, bulk rows, dynamic items (--only 3d7pt_f32_plane_tiles).
+  if (only == "3d7pt_f32_plane_tiles") {
+    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;  // production fp32 3d7pt (round 20)
+    std::vector<Var<float>> w{mk<float, S7, false, F7C>("cur", {8}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      using A6 = Tune<128, 4, 4, 1, 6, 1, 3, false, 16, true, 1, true>;
+      using A8 = Tune<128, 4, 4, 1, 8, 1, 3, false, 16, true, 1, true>;
+      using H8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 16, true, 1, true>;
+      using T6 = Tune<128, 2, 4, 1, 6, 2, 3, false, 16, true, 0, true>;
+      w.push_back(mk<float, S7, false, A6>("p512x4_512t_ns6", {8, 16, 32}, 4));
+      w.push_back(mk<float, S7, false, A8>("p512x4_512t_ns8", {16, 32}, 4));
+      w.push_back(mk<float, S7, false, H8>("p512x4_256t_ns8", {16, 32}, 4));
+      w.push_back(mk<float, S7, false, T6>("p512x2_2blk_ns6", {8, 16}, 4));
+      w.push_back(mk<float, S7, false, F7C>("cur", {8, 16}, 4));
+    }
+    run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+  }
+  // Round 26 (2026-11-30, H200): round 25 (benchmarks/results/gpu-h200-2026-11-30-stencil-sequence/run1) confirmed the
+  // model for fp32 3d7pt: 512 x 4 tiles on one block of 256 threads per SM, 8 stages, ~32 items per block, 0.880 of the
+  // copy bound against 0.835 for the production tile (512 threads 0.866-0.871; 512 x 2 on two blocks 0.81-0.82). Around
+  // it (deeper rings, more items) and the same tile for the other 3D shapes whose tiles run two or more z-slabs at once:
+  // the fp32 boxes (3d27pt, its CSE form: 256 x 8 on two blocks per SM), 3d13pt fp32 (256 x 6 on two), 3d27pt fp64
+  // (256 x 8 on one block of 1024 threads: 64 tiles), the fp32 / fp64 3d7pt Jacobi sweeps (256 x 12 on two blocks, 256 x
+  // 8 on one), and fp64 3d7pt with 512 threads and deeper rings (--only plane_tiles).
+  if (only == "plane_tiles") {
+    constexpr int kJac = static_cast<int>(StencilMode::jacobi);
+    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;      // production fp32 3d7pt apply
+    using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;     // round 25's best: 512 x 4, 256 threads
+    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;
+    using P12 = Tune<128, 2, 4, 2, 12, 1, 3, false, 32, true, 1, true>;
+    using B27F = Tune<64, 4, 4, 2, 4, 2, 3, false, 8, true, 0, true>;     // production fp32 3D boxes
+    using C13F = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>;             // production fp32 3d13pt
+    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // production fp64 3D boxes
+    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4, 512 threads
+    using D512N6 = Tune<256, 2, 2, 2, 6, 1, 3, false, 16, true, 1, true>;
+    using JF = Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>;               // production fp32 3d7pt Jacobi
+    using JD = Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>;               // production fp64 3d7pt Jacobi
+    {
+      std::vector<Var<float>> w{mk<float, S7, false, F7C>("cur", {8}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S7, false, P8>("p8", {32, 48, 64}, 4));
+        w.push_back(mk<float, S7, false, P10>("p10", {32, 64}, 4));
+        w.push_back(mk<float, S7, false, P12>("p12", {32, 64}, 4));
+        w.push_back(mk<float, S7, false, F7C>("cur", {8}, 4));
+      }
+      run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+    }
+    auto boxes = [&](auto symc) {
+      constexpr bool SY = decltype(symc)::value;
+      std::vector<Var<float>> w{mk<float, S27, SY, B27F>("cur", {8}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S27, SY, P8>("p8", {32, 64}, 4));
+        w.push_back(mk<float, S27, SY, P10>("p10", {32}, 4));
+        w.push_back(mk<float, S27, SY, B27F>("cur", {8}, 4));
+      }
+      return w;
+    };
+    run_case<float>("3d27pt", perks_stencil("3d27pt"), boxes(std::false_type{}), n3d, n2d, reps, best);
+    run_case<float>("3d27pt_sym", sym, boxes(std::true_type{}), n3d, n2d, reps, best);
+    {
+      constexpr ShapeSpec S13{3, ShapeKind::star, 2};
+      std::vector<Var<float>> w{mk<float, S13, false, C13F>("cur", {4}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S13, false, P8>("p8", {32, 64}, 4));
+        w.push_back(mk<float, S13, false, C13F>("cur", {4}, 4));
+      }
+      run_case<float>("3d13pt", perks_stencil("3d13pt"), w, n3d, n2d, reps, best);
+    }
+    {
+      std::vector<Var<double>> v{mk<double, S27, false, Q27>("cur", {4}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, S27, false, D512>("d512", {8, 16}, 4));
+        v.push_back(mk<double, S27, false, D512N6>("d512_ns6", {16}, 4));
+        v.push_back(mk<double, S27, false, Q27>("cur", {4}, 4));
+      }
+      run_case<double>("3d27pt", perks_stencil("3d27pt"), v, n3d, n2d, reps, best);
+    }
+    {
+      std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, S7, false, D512>("d512", {16, 32}, 4));
+        v.push_back(mk<double, S7, false, D512N6>("d512_ns6", {16, 32}, 4));
+        v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
+      }
+      run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+    }
+    {
+      std::vector<Var<float>> w{mk<float, S7, false, JF, kJac>("jac_cur", {8}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S7, false, P8, kJac>("jac_p8", {32, 64}, 4));
+        w.push_back(mk<float, S7, false, JF, kJac>("jac_cur", {8}, 4));
+      }
+      run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+      std::vector<Var<double>> v{mk<double, S7, false, JD, kJac>("jac_cur", {4}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, S7, false, D512, kJac>("jac_d512", {16, 32}, 4));
+        v.push_back(mk<double, S7, false, JD, kJac>("jac_cur", {4}, 4));
+      }
+      run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+    }
+  }
+  // Round 27 (2026-11-30, H200): round 26 (run2 of the results above): fp32 3d7pt 512 x 4 on one block of 256 threads
+  // 0.882-0.887 (8-12 stages, 32 items per block; 64 items 0.84) against 0.846; fp64 3d27pt 512 x 4 on 512 threads
+  // 0.899-0.900 against 0.880-0.888; fp32 boxes and 3d13pt slower, fp64 3d7pt the same. Here: the fp32 3d7pt tile's
+  // items per block (20-32), 128 threads x 4 rows, 6 stages; the fp64 512 x 4 tile on the other fp64 radius-1 shapes
+  // that share 3d27pt's tile (poisson, 3d17pt, the CSE 27-point) (--only plane_tiles2).
+  if (only == "plane_tiles2") {
+    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;      // production fp32 3d7pt apply
+    using P6 = Tune<128, 2, 4, 2, 6, 1, 3, false, 32, true, 1, true>;
+    using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;
+    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;
+    using P8T128 = Tune<128, 1, 4, 4, 8, 1, 3, false, 32, true, 1, true>;
+    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // production fp64 3D radius-1 non-stars
+    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4, 512 threads
+    {
+      std::vector<Var<float>> w{mk<float, S7, false, F7C>("cur", {8}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S7, false, P8>("p8", {20, 24, 28, 32}, 4));
+        w.push_back(mk<float, S7, false, P10>("p10", {24, 32}, 4));
+        w.push_back(mk<float, S7, false, P6>("p6", {24, 32}, 4));
+        w.push_back(mk<float, S7, false, P8T128>("p8_128t", {24, 32}, 4));
+        w.push_back(mk<float, S7, false, F7C>("cur", {8}, 4));
+      }
+      run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+    }
+    auto fp64_boxes = [&](auto spec, auto symc, const char* name, const Stencil& st) {
+      constexpr ShapeSpec SS = decltype(spec)::value;
+      constexpr bool SY = decltype(symc)::value;
+      std::vector<Var<double>> v{mk<double, SS, SY, Q27>("cur", {4}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, SS, SY, D512>("d512", {8, 16}, 4));
+        v.push_back(mk<double, SS, SY, Q27>("cur", {4}, 4));
+      }
+      run_case<double>(name, st, v, n3d, n2d, reps, best);
+    };
+    fp64_boxes(std::integral_constant<ShapeSpec, ShapeSpec{3, ShapeKind::box_no_corners, 1}>{}, std::false_type{},
+               "poisson", perks_stencil("poisson"));
+    fp64_boxes(std::integral_constant<ShapeSpec, ShapeSpec{3, ShapeKind::plane_and_corners, 1}>{}, std::false_type{},
+               "3d17pt", perks_stencil("3d17pt"));
+    fp64_boxes(std::integral_constant<ShapeSpec, S27>{}, std::true_type{}, "3d27pt_sym", sym);
+    fp64_boxes(std::integral_constant<ShapeSpec, S27>{}, std::false_type{}, "3d27pt", perks_stencil("3d27pt"));
+  }
   (void)st5;
   (void)S27;
   (void)sym;
