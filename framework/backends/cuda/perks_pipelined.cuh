@@ -164,16 +164,18 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, pipelined_min_blocks<Real, DIM
   perks_store_result(pa, end);
 }
 
-// Items per block of the pipelined kernel's sweep: the tile's own (T::IPB, the per-sweep kernel's), except on the 3D
-// 7-point star's large fast-memory tiles (apply), measured on the H200 at 448^3 (benchmarks/results/
-// gpu-h200-2026-11-28-x-face-images/run6, two runs each, pipelined over per-sweep): fp32 8 -> 16 items: 1.065-1.068
-// -> 1.102-1.107; fp64 16 -> 8: 1.019-1.023 -> 1.037-1.038. (The other 3D radius-1 shapes did not move with 16; in 2D,
-// short items instead of one long item per block lost 5-35 %.)
+// Items per block of the pipelined kernel's sweep: the tile's own (T::IPB, the per-sweep kernel's), except on the fp64 3D
+// 7-point star's large fast-memory tile (apply), measured on the H200 at 448^3 (benchmarks/results/
+// gpu-h200-2026-11-28-x-face-images/run6, two runs each, pipelined over per-sweep): 16 -> 8 items: 1.019-1.023 ->
+// 1.037-1.038. (fp32 took 16 instead of 8 on the 256 x 12 tile of that time, 1.065-1.068 -> 1.102-1.107; its 512 x 4
+// tile since 2026-11-30 takes its own 32: at 448^3 215.7-216.3 us per sweep, the 256 x 12 tile with 16 items 216.2-217.0
+// us in the same session, benchmarks/results/gpu-h200-2026-11-30-stencil-sequence, runs 4 and 6. The other 3D
+// radius-1 shapes did not move with 16; in 2D, short items instead of one long item per block lost 5-35 %.)
 template <class Real, ShapeSpec S, class T, bool HASB>
 constexpr int pipelined_items_per_block() {
-  if constexpr (!HASB && S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star &&
+  if constexpr (!HASB && sizeof(Real) == 8 && S.dim == 3 && S.radius == 1 && S.kind == ShapeKind::star &&
                 std::is_same_v<T, WideLargeFastMemTune<Real, S, false>>)
-    return sizeof(Real) == 4 ? 16 : 8;
+    return 8;
   return T::IPB;
 }
 

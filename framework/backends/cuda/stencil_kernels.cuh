@@ -296,14 +296,29 @@ struct LargeTuneSel {
 // (benchmarks/results/gpu-h200-2026-11-25-stencils/) found bulk (TMA) row copies on a 4-stage ring 10-25 %
 // faster than the tiles above there (on the H100 they were slower for fp64: 0.843 vs 0.909):
 //   fp64 3D 7-point: 512 x 2 threads x (1 x 2), items of ~16 per block (0.888-0.890 of the copy bound vs 0.80);
-//   fp64 3D other R=1: 256 x 4 threads x (1 x 2), items of ~4 per block (27-point CSE 0.880 vs 0.79);
+//   fp64 3D other R=1: 256 x 4 threads x (1 x 2), items of ~4 per block (27-point CSE 0.880 vs 0.79); since round 27
+//                    (below) 512 x 4 tiles;
 //   fp32 3D 7-point: 256 x 2 threads x (1 x 6), two blocks per SM (0.83 vs 0.64 with one block of 1024 threads:
 //                    ncu put a third of the warps' cycles at the block barrier of the plane; 8 rows per thread
 //                    0.80, 4 rows 0.77, round 8). Since round 20 (2026-11-28, benchmarks/results/
 //                    gpu-h200-2026-11-28-consecutive-columns/run1) the same 256 x 12 tile with consecutive columns:
 //                    64 x 4 threads x (4 x 3), float4 shared loads and stores, two blocks of 256 threads per SM
-//                    (0.837-0.841 vs 0.827-0.830).
+//                    (0.837-0.841 vs 0.827-0.830); since round 27 a 512 x 4 tile (below).
 // (3 and 5 stages were slower than 4 in every case: fp64 3d7pt 0.79 / 0.78 vs 0.88.)
+// As many tiles per plane as SMs (rounds 25-27, 2026-11-30, benchmarks/results/gpu-h200-2026-11-30-stencil-sequence,
+// runs 1-3). Dynamic items are taken in order, chunk by chunk, so the blocks that run at once stream neighbouring tiles
+// of one chunk of planes. With about one tile per SM, that is one chunk of every tile: the grid sweeps whole planes, one
+// after the other, and a chunk's z halo was read by the chunk below just before. The fp64 3d7pt tile (512 x 4, one
+// block per SM: 128 tiles on 132 SMs) worked that way and reached 0.90; the fp32 tile above (86 tiles on 264 blocks)
+// ran three chunks at once and stopped at 0.83-0.84, as did every fp32 tile of the earlier rounds. Now, on one block per
+// SM (MAXB 1), 512 x 4 tiles with consecutive columns and bulk rows:
+//   fp32 3D 7-point: 128 x 2 threads x (4 x 2), 10 stages, ~32 items per block: 0.881-0.887 of the copy bound against
+//                    0.838-0.847 (8 and 12 stages 0.878-0.884, 512 threads 0.866-0.871, 64 items 0.84);
+//   fp64 3D other R=1: 256 x 2 threads x (2 x 2), 4 stages, ~16 items per block: 27-point 0.899-0.902 against
+//                    0.880-0.888, CSE form 0.898-0.899 against 0.877-0.887, poisson 0.892-0.895 against 0.870, 3d17pt
+//                    0.894-0.896 against 0.877-0.879.
+// Not for the fp32 boxes (27-point 0.775 against 0.828: 8 rows of 16-byte vectors per output row) nor 3d13pt fp32
+// (0.777 against 0.823); fp64 3d7pt on 512 threads measured the same as its tile (0.903-0.905 against 0.901-0.903).
 // 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
 //   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
 //         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
@@ -328,8 +343,8 @@ struct LargeFastMemTuneSel {
           !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
           std::conditional_t<F64,
                              std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
-                                                Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>>,
-                             Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>>>>>;
+                                                Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>>,
+                             Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>>>>>;
 };
 // Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
 // (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
@@ -1195,6 +1210,9 @@ bool plan_stream_grid(const StencilRequest<Real>& r, int per_sm, int items_per_b
   using G = StreamGeo<S>;
   a = stream_geometry<Real, S, C>(r);
   if (a.tiles <= 0 || a.ns <= 0) return false;
+  // A tile measured at T::MAXB blocks per SM runs at most that many in every kernel that takes it (per-sweep, pipelined
+  // PERKS, matrix-free persistent CG): the same decomposition everywhere.
+  if constexpr (T::MAXB > 0) per_sm = std::min(per_sm, T::MAXB);
   const long resident = static_cast<long>(per_sm) * r.sm_count;
   const long min_chunk = std::max(8, 4 * G::RS);
   if (S.dim == 3 && items_per_block > 0) {
@@ -1266,10 +1284,7 @@ int launch_stream_stencil(const StencilRequest<Real>& r, int items_per_block = T
   using C = TileCfg<Real, S, T, kHasB>;
   static_assert(StreamGeo<S>::NP <= kMaxTemplatedPoints);
   auto kernel = stream_stencil_kernel<Real, S.dim, static_cast<int>(S.kind), S.radius, MODE, SYM, T>;
-  static const int per_sm = [&] {
-    const int resident = blocks_per_sm(kernel, C::NT, C::SMEM_BYTES);
-    return std::max(1, T::MAXB > 0 ? std::min(T::MAXB, resident) : resident);
-  }();
+  static const int per_sm = std::max(1, blocks_per_sm(kernel, C::NT, C::SMEM_BYTES));  // (plan_stream_grid: MAXB)
   StreamArgs<Real, kMaxTemplatedPoints> a{};
   long blocks = 0;
   if (!plan_stream_grid<Real, S, T, kHasB>(r, per_sm, items_per_block, a, &blocks)) return 0;
