@@ -317,8 +317,8 @@ struct LargeTuneSel {
 //   fp64 3D other R=1: 256 x 2 threads x (2 x 2), 4 stages, ~16 items per block: 27-point 0.899-0.902 against
 //                    0.880-0.888, CSE form 0.898-0.899 against 0.877-0.887, poisson 0.892-0.895 against 0.870, 3d17pt
 //                    0.894-0.896 against 0.877-0.879.
-// Not for the fp32 boxes (27-point 0.775 against 0.828: 8 rows of 16-byte vectors per output row) nor 3d13pt fp32
-// (0.777 against 0.823); fp64 3d7pt on 512 threads measured the same as its tile (0.903-0.905 against 0.901-0.903).
+// Not for the fp32 boxes (27-point 0.775 against 0.828) nor 3d13pt fp32 (0.777 against 0.823), which lost on it; fp64
+// 3d7pt on 512 threads measured the same as its tile (0.903-0.905 against 0.901-0.903).
 // 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
 //   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
 //         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
