@@ -925,6 +925,35 @@ int main(int argc, char** argv) {
     fp64_boxes(std::integral_constant<ShapeSpec, S27>{}, std::true_type{}, "3d27pt_sym", sym);
     fp64_boxes(std::integral_constant<ShapeSpec, S27>{}, std::false_type{}, "3d27pt", perks_stencil("3d27pt"));
   }
+  // Round 28 (2026-11-30, H200): the production 512 x 4 fp32 3d7pt tile (0.872-0.887 of the copy bound) around its
+  // schedule: items per block 32-40, the short last round's divisor (2, 4, 8), streaming stores; and the fp64 3d7pt
+  // tile (at the 0.90 line) with 24-32 items and its 512-thread form (--only plane_tiles3).
+  if (only == "plane_tiles3") {
+    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;   // production fp32 3d7pt apply
+    using P10S = Tune<128, 2, 4, 2, 10, 1, 3, true, 32, true, 1, true>;   // the same with streaming stores
+    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4 on 512 threads
+    {
+      std::vector<Var<float>> w{mk<float, S7, false, P10>("cur", {32}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        w.push_back(mk<float, S7, false, P10>("cur", {36, 40}, 4));
+        w.push_back(mk<float, S7, false, P10>("cur", {32}, 2));
+        w.push_back(mk<float, S7, false, P10>("cur", {32}, 8));
+        w.push_back(mk<float, S7, false, P10S>("stcs", {32}, 4));
+        w.push_back(mk<float, S7, false, P10>("cur", {32}, 4));
+      }
+      run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
+    }
+    {
+      std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
+      for (int rep = 0; rep < 2; ++rep) {
+        v.push_back(mk<double, S7, false, L7>("cur", {24, 32}, 4));
+        v.push_back(mk<double, S7, false, D512>("d512", {24, 32}, 4));
+        v.push_back(mk<double, S7, false, L7>("cur", {16}, 8));
+        v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
+      }
+      run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
+    }
+  }
   (void)st5;
   (void)S27;
   (void)sym;
