@@ -146,8 +146,12 @@ class BatchTimer {
   cudaEvent_t e0_, e1_;
 };
 
+// Whether repetition `rep` of the single-call timings is followed by a timed sequence (repetitions 2, 7, 12, ...): the
+// two timings interleaved, so that both see the same clocks.
+constexpr bool sequence_after(int rep) { return rep % 5 == 2; }
+
 // The three copies, each timed one call at a time on an idle stream (`one`) and in batches of `calls` back to back
-// (`seq`, after every fifth repetition), interleaved; medians over `reps` repetitions after 3 warm-up ones.
+// (`seq`, sequence_after), interleaved; medians over `reps` repetitions after 3 warm-up ones.
 void measure_copy(std::size_t bytes, int reps, int calls, cudaStream_t s, CopyResult& one, CopyResult& seq) {
   void *a = nullptr, *b = nullptr;
   CK(cudaMalloc(&a, bytes));
@@ -172,7 +176,7 @@ void measure_copy(std::size_t bytes, int reps, int calls, cudaStream_t s, CopyRe
       tf.push_back(f);
       tm.push_back(m);
     }
-    if (r % 5 == 2) {
+    if (sequence_after(r)) {
       sk.push_back(timer(calls, kernel));
       sf.push_back(timer(calls, flat));
       sm.push_back(timer(calls, d2d));
@@ -256,15 +260,15 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
     be.apply_stencil(s, src, dst);
     parity ^= 1;
   };
-  // The two timings interleaved (a sequence after every fifth single call), so that both see the same clocks: timed one
-  // after the other, the in-sequence timings of the heavier fp64 shapes ran 8-12 % slower than the single calls before
-  // them (benchmarks/results/gpu-h200-2026-11-30-stencil-sequence/run1).
+  // The two timings interleaved (sequence_after): timed one after the other, the in-sequence timings of the heavier fp64
+  // shapes ran 8-12 % slower than the single calls before them (benchmarks/results/gpu-h200-2026-11-30-stencil-sequence/
+  // run1).
   BatchTimer timer(st);
   std::vector<double> t, ts, th;
   for (int rep = 0; rep < reps + 3; ++rep) {
     const double one = timer(1, sweep);
     if (rep >= 3) t.push_back(one);
-    if (rep % 5 == 2) {
+    if (sequence_after(rep)) {
       double host = 0;
       const double per = timer(sequence, sweep, &host);
       ts.push_back(per);

@@ -506,6 +506,13 @@ int main(int argc, char** argv) {
   // 0.55 against 0.888-0.893 / 0.834-0.835 / 0.873-0.885 for the production tiles in the same run. (b) No block
   // barrier per plane (VEC 4, static items), below: fp64 0.76-0.82, fp32 0.60-0.66 (--only 3d7pt_empty).
   using L7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt, large tier, fast memory
+  // Large fast-memory tiles that several rounds name (LargeFastMemTuneSel; rounds 25-27 replaced Q27 by D512, F7C
+  // by P10):
+  using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // fp64 3D radius-1 non-stars until 2026-11-30
+  using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;  // the same since: 512 x 4, 512 threads
+  using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;     // fp32 3d7pt apply, rounds 20-27: 256 x 12
+  using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;    // 512 x 4, 256 threads, one block per SM
+  using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;  // the same, 10 stages: fp32 3d7pt since then
   if (only == "3d7pt_empty") {
     std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16})};
     for (int rep = 0; rep < 2; ++rep) {
@@ -542,7 +549,6 @@ int main(int argc, char** argv) {
       w.push_back(mk<float, S7, false, F7>("cur", {4, 8}));
     }
     run_case<float>("3d7pt", st7, w, n3d, n2d, reps, best);
-    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;  // production 27-point fp64, large tier, fast memory
     std::vector<Var<double>> q{mk<double, S27, true, Q27>("cur", {4})};
     for (int rep = 0; rep < 2; ++rep) {
       q.push_back(mk<double, S27, true, Q27>("cur", {4, 8}, 4));
@@ -771,7 +777,6 @@ int main(int argc, char** argv) {
     const Stencil st13 = perks_stencil("3d13pt");
     using C13D = Tune<64, 4, 1, 4, 3, 1, 0, false, 8, true>;
     using C13F = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>;
-    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;  // production fp32 3d7pt (round 20)
     run_case<double>("3d13pt", st13, rot_variants<double, S13_3, C13D>("", {8}, 4), n3d, n2d, reps, best);
     run_case<float>("3d13pt", st13, rot_variants<float, S13_3, C13F>("", {4}, 4), n3d, n2d, reps, best);
     run_case<double>("3d7pt", st7, rot_variants<double, S7, L7>("", {16}, 4), n3d, n2d, reps, best);
@@ -785,7 +790,6 @@ int main(int argc, char** argv) {
   // block per SM (512 or 256 threads, at most one block per SM: MAXB; rings of 6-8 stages for the bytes in flight) and 512 x 2 on two (256 tiles on 264
   // blocks; twice the halo rows), consecutive columns, bulk rows, dynamic items (--only 3d7pt_f32_plane_tiles).
   if (only == "3d7pt_f32_plane_tiles") {
-    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;  // production fp32 3d7pt (round 20)
     std::vector<Var<float>> w{mk<float, S7, false, F7C>("cur", {8}, 4)};
     for (int rep = 0; rep < 2; ++rep) {
       using A6 = Tune<128, 4, 4, 1, 6, 1, 3, false, 16, true, 1, true>;
@@ -808,15 +812,9 @@ int main(int argc, char** argv) {
   // (256 x 8 on one block of 1024 threads: 64 tiles), the fp32 / fp64 3d7pt Jacobi sweeps (256 x 12 on two blocks, 256 x
   // 8 on one), and fp64 3d7pt with 512 threads and deeper rings (--only plane_tiles).
   if (only == "plane_tiles") {
-    constexpr int kJac = static_cast<int>(StencilMode::jacobi);
-    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;      // production fp32 3d7pt apply
-    using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;     // round 25's best: 512 x 4, 256 threads
-    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;
     using P12 = Tune<128, 2, 4, 2, 12, 1, 3, false, 32, true, 1, true>;
     using B27F = Tune<64, 4, 4, 2, 4, 2, 3, false, 8, true, 0, true>;     // production fp32 3D boxes
     using C13F = Tune<256, 1, 1, 6, 4, 2, 3, false, 4, true>;             // production fp32 3d13pt
-    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // production fp64 3D boxes
-    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4, 512 threads
     using D512N6 = Tune<256, 2, 2, 2, 6, 1, 3, false, 16, true, 1, true>;
     using JF = Tune<256, 2, 1, 6, 4, 2, 3, false, 8, true>;               // production fp32 3d7pt Jacobi
     using JD = Tune<256, 2, 1, 4, 4, 1, 3, false, 4, true>;               // production fp64 3d7pt Jacobi
@@ -890,13 +888,8 @@ int main(int argc, char** argv) {
   // items per block (20-32), 128 threads x 4 rows, 6 stages; the fp64 512 x 4 tile on the other fp64 radius-1 shapes
   // that share 3d27pt's tile (poisson, 3d17pt, the CSE 27-point) (--only plane_tiles2).
   if (only == "plane_tiles2") {
-    using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;      // production fp32 3d7pt apply
     using P6 = Tune<128, 2, 4, 2, 6, 1, 3, false, 32, true, 1, true>;
-    using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;
-    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;
     using P8T128 = Tune<128, 1, 4, 4, 8, 1, 3, false, 32, true, 1, true>;
-    using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // production fp64 3D radius-1 non-stars
-    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4, 512 threads
     {
       std::vector<Var<float>> w{mk<float, S7, false, F7C>("cur", {8}, 4)};
       for (int rep = 0; rep < 2; ++rep) {
@@ -929,9 +922,7 @@ int main(int argc, char** argv) {
   // schedule: items per block 32-40, the short last round's divisor (2, 4, 8), streaming stores; and the fp64 3d7pt
   // tile (at the 0.90 line) with 24-32 items and its 512-thread form (--only plane_tiles3).
   if (only == "plane_tiles3") {
-    using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;   // production fp32 3d7pt apply
     using P10S = Tune<128, 2, 4, 2, 10, 1, 3, true, 32, true, 1, true>;   // the same with streaming stores
-    using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;   // fp64 512 x 4 on 512 threads
     {
       std::vector<Var<float>> w{mk<float, S7, false, P10>("cur", {32}, 4)};
       for (int rep = 0; rep < 2; ++rep) {
