@@ -73,7 +73,7 @@ template <class Real>
 Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n, SweepKind kind) {
   Domain<Real> d;
   const int r = s.radius();
-  d.l.align = kGridRowAlign;
+  d.l.align = grid_row_align<Real>();
   if (s.dim() == 3) {
     d.l.n = {n, n, n};
     d.l.ghost = {r, r, r};

@@ -90,11 +90,11 @@ bool Decomposition::on_physical_boundary(int axis, int side) const {
   return side == 0 ? coords_[axis] == 0 : coords_[axis] == dims_[axis] - 1;
 }
 
-FieldLayout Decomposition::layout(int ghost_width) const {
+FieldLayout Decomposition::layout(int ghost_width, int align) const {
   FieldLayout l;
   l.n = local_;
   for (int a = 0; a < 3; ++a) l.ghost[a] = a < grid_.dim ? ghost_width : 0;
-  l.align = kGridRowAlign;
+  l.align = align;
   return l;
 }
 

@@ -34,8 +34,9 @@ class Decomposition {
   int neighbor(int dx, int dy, int dz) const;
   // True when this rank's face (axis, side) lies on the physical, non-periodic boundary.
   bool on_physical_boundary(int axis, int side) const;
-  // Layout of a field on this rank with the given ghost width (no ghosts on inactive axes).
-  FieldLayout layout(int ghost_width) const;
+  // Layout of a field on this rank with the given ghost width (no ghosts on inactive axes) and row alignment
+  // (FieldLayout::align; grid_row_align<Real>() for a grid's fields).
+  FieldLayout layout(int ghost_width, int align) const;
   // Start and size of the block that rank coordinate c owns along axis a.
   static void split(long n, int parts, int c, long& start, int& count);
 

@@ -60,7 +60,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   }
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp->comm());
   configure_phase_timers(timers, *backend, deck);
-  const FieldLayout layout = decomp->layout(ghost);
+  const FieldLayout layout = decomp->layout(ghost, grid_row_align<Real>());
   FieldPtr<Real> x = backend->create_field(layout);
   FieldPtr<Real> b = backend->create_field(layout);
   sample(*backend, *decomp, *b, setup.rhs);

@@ -282,7 +282,7 @@ Multigrid<Real>::Multigrid(const MultigridConfig& cfg, GridOperator<Real>& fine,
         } else {
           c->be = f.be;
         }
-        const FieldLayout lay = c->decomp->layout(1);
+        const FieldLayout lay = c->decomp->layout(1, fine.layout().align);  // (the fine level's row alignment)
         c->own_A = make_grid_operator<Real>(*c->be, *c->decomp, lay, setup, /*fine=*/false);
         c->A = c->own_A.get();
         c->x_own = c->be->create_field(lay);

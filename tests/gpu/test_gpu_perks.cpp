@@ -50,10 +50,11 @@ std::vector<BoundaryFace> mixed_faces(int dim, int cell_axis = 1) {
 // `wide_tile` (3D): 62 cells wide, which the resident kernel's 64-column tile fills as well as its 32-column one, so the
 // shapes other than stars take the 64-column tile there (resident_3d_wide_tile); the standard 70 takes 32 columns.
 enum class TestGrid { standard, wide, wide_short, thin, wide_tile };
+template <class Real>
 FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   FieldLayout l;
   const int r = s.radius();
-  l.align = kGridRowAlign;
+  l.align = grid_row_align<Real>();
   const bool wide = grid == TestGrid::wide || grid == TestGrid::wide_short;
   const bool thin = grid == TestGrid::thin;
   if (s.dim() == 3) {
@@ -114,7 +115,7 @@ template <class Real>
 PersistentSweeps check_shape(CudaBackend<Real>& gpu, const Stencil& s, SweepKind kind, PerksKernel kernel, long cache,
                              long sweeps, int max_blocks, TestGrid grid = TestGrid::standard, bool rhs_on_chip = true,
                              int cell_axis = 1) {
-  const FieldLayout l = grid_for(s, grid);
+  const FieldLayout l = grid_for<Real>(s, grid);
   const std::string what = s.name + (kind == SweepKind::jacobi ? " jacobi" : " apply") +
                            (sizeof(Real) == 8 ? " f64 " : " f32 ") + perks_kernel_name(kernel) + " cache " +
                            std::to_string(cache) + " max_blocks " + std::to_string(max_blocks) +
@@ -385,7 +386,7 @@ void jacobi_stop_test(PerksKernel kernel, int radius = 1) {
   FieldLayout l;
   l.n = {63, 61, 59};
   l.ghost = {radius, radius, radius};
-  l.align = kGridRowAlign;
+  l.align = grid_row_align<Real>();
   std::vector<BoundaryFace> faces;
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)

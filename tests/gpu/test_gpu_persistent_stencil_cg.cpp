@@ -107,9 +107,10 @@ double rel_diff(CudaBackend<Real>& be, const FieldLayout& l, const Field<Real>& 
   return diff / norm;
 }
 
+template <class Real>
 FieldLayout grid(int dim, std::array<int, 3> n) {
   FieldLayout l;
-  l.align = kGridRowAlign;
+  l.align = grid_row_align<Real>();
   l.n = n;
   l.ghost = {1, 1, dim == 3 ? 1 : 0};
   return l;
@@ -133,7 +134,7 @@ void matches_operations() {
                        Case{"laplacian_5pt", {301, 200, 1}, 0, 3}, Case{"box9", {700, 123, 1}, 4096, 0}}) {
     const Stencil A = cg_stencil(c.stencil);
     const int dim = A.dim();
-    const FieldLayout l = grid(dim, c.n);
+    const FieldLayout l = grid<Real>(dim, c.n);
     SCOPED_TRACE(std::string(c.stencil) + " " + std::to_string(c.n[0]) + "x" + std::to_string(c.n[1]) + "x" +
                  std::to_string(c.n[2]) + " cache " + std::to_string(c.cache_bytes) + " max_blocks " +
                  std::to_string(c.max_blocks) + (sizeof(Real) == 8 ? " f64" : " f32"));
@@ -187,7 +188,7 @@ TEST(CudaPersistentStencilCg, MatchesOperationLoopFloat) { matches_operations<fl
 // A shape the CG kernel does not compile runs operation by operation (ran = false), as does a periodic face.
 TEST(CudaPersistentStencilCg, DeclinesOtherShapesAndPeriodicFaces) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
-  const FieldLayout l = grid(3, {20, 20, 20});
+  const FieldLayout l = grid<double>(3, {20, 20, 20});
   Vectors<double> v;
   const Stencil A = cg_stencil("laplacian_7pt");
   std::vector<BoundaryFace> faces = spd_faces(3);
@@ -211,7 +212,7 @@ TEST(CudaPersistentStencilCg, DeclinesOtherShapesAndPeriodicFaces) {
 TEST(CudaPersistentStencilCg, StopsAtThresholdInChunks) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
   const Stencil A = cg_stencil("laplacian_7pt");
-  const FieldLayout l = grid(3, {24, 20, 18});
+  const FieldLayout l = grid<double>(3, {24, 20, 18});
   const std::vector<BoundaryFace> faces = spd_faces(3);
   Vectors<double> ref, per;
   const double rr0 = start(*gpu, A, faces, l, ref, 9);
@@ -227,7 +228,7 @@ TEST(CudaPersistentStencilCg, BreakdownOnNegativeDefiniteStencil) {
   PERKSOLVE_REQUIRE_GPU(double, gpu);
   Stencil A = cg_stencil("laplacian_5pt");
   for (double& c : A.coeffs) c = -c;
-  const FieldLayout l = grid(2, {100, 60, 1});
+  const FieldLayout l = grid<double>(2, {100, 60, 1});
   const std::vector<BoundaryFace> faces = spd_faces(2);
   Vectors<double> v;
   const double rr0 = start(*gpu, A, faces, l, v, 2);

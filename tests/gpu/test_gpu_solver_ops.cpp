@@ -108,6 +108,7 @@ void expect_close(const FieldLayout& l, const std::vector<Real>& ref, const std:
 // (97 x 61 rows > 4 blocks x 8 warps x 132 SMs: each warp walks several rows) and rows of several batches;
 // dim 5: a vector layout (an assembled matrix's vectors: ONE row, cut into segments, the last one partial);
 // dim 6: a few long rows with ghosts (each row cut into segments).
+template <class Real>
 FieldLayout grid_layout(int dim) {
   FieldLayout l;
   if (dim == 5) return vector_layout(2000003);
@@ -119,11 +120,11 @@ FieldLayout grid_layout(int dim) {
   if (dim == 4) {
     l.n = {300, 97, 61};
     l.ghost = {1, 1, 1};
-    l.align = kGridRowAlign;
+    l.align = grid_row_align<Real>();
   } else if (dim == 3) {
     l.n = {37, 19, 13};
     l.ghost = {1, 2, 1};
-    l.align = kGridRowAlign;  // the grid fields' padded rows
+    l.align = grid_row_align<Real>();  // the grid fields' padded rows
   } else {
     l.n = {301, 45, 1};
     l.ghost = {2, 1, 0};
@@ -139,7 +140,7 @@ template <class Real>
 void blas_ops_test() {
   REQUIRE_CUDA(Real);
   for (int dim : {3, 2, 4, 5, 6}) {
-    const FieldLayout l = grid_layout(dim);
+    const FieldLayout l = grid_layout<Real>(dim);
     const long L = l.size();
     const char* what[] = {"", "", "2D", "3D", "3D many rows", "vector", "2D long rows"};
     const std::string tag = std::string(what[dim]) + prec(Real());
@@ -286,7 +287,7 @@ void var_stencil_test() {
   REQUIRE_CUDA(Real);
   for (const Stencil& s : {laplacian_7pt(0.1, 0.2, 0.3), perks_stencil("3d27pt"), laplacian_5pt(0.1, 0.2),
                            perks_stencil("2d9pt")}) {
-    FieldLayout l = grid_layout(s.dim());
+    FieldLayout l = grid_layout<Real>(s.dim());
     for (int a = 0; a < s.dim(); ++a) l.ghost[a] = std::max(l.ghost[a], s.radius());
     const long L = l.size();
     FieldLayout lc;
@@ -393,7 +394,7 @@ void prolongation_runs_test() {
         lc.ghost = {1, 1, dim == 3 ? 1 : 0};
         const FieldLayout lp = fine_layout_of(lc, dim, vertex);
         FieldLayout la = lp;
-        la.align = kGridRowAlign;
+        la.align = grid_row_align<Real>();
         TransferMap m;
         m.dim = dim;
         m.centering = cen;
@@ -606,10 +607,10 @@ void persistent_program_test(int cluster) {
   FieldLayout lf, lc, lflat;
   lf.n = {37, 19, 13};
   lf.ghost = {1, 1, 1};
-  lf.align = kGridRowAlign;
+  lf.align = grid_row_align<Real>();
   lc.n = {18, 9, 6};  // vertex-centred coarsening: fine index 2 ic + 1
   lc.ghost = {1, 1, 1};
-  lc.align = kGridRowAlign;
+  lc.align = grid_row_align<Real>();
   lflat.n = {static_cast<int>(lc.owned_size()), 1, 1};
   TransferMap map;
   map.dim = 3;
@@ -725,10 +726,10 @@ void persistent_program_batched_test(int cluster) {
     FieldLayout lf, lc;
     lf.n = dim == 3 ? std::array<int, 3>{83, 61, 67} : std::array<int, 3>{900, 778, 1};
     lf.ghost = {2, 2, dim == 3 ? 2 : 0};
-    lf.align = kGridRowAlign;
+    lf.align = grid_row_align<Real>();
     for (int a = 0; a < 3; ++a) lc.n[a] = a < dim ? (vertex ? (lf.n[a] - 1) / 2 : lf.n[a] / 2) : 1;
     lc.ghost = {1, 1, dim == 3 ? 1 : 0};
-    lc.align = kGridRowAlign;
+    lc.align = grid_row_align<Real>();
     TransferMap map;
     map.dim = dim;
     map.centering = vertex ? Centering::vertex : Centering::cell;
@@ -794,7 +795,7 @@ void persistent_unsupported_test() {
   FieldLayout lf;
   lf.n = {37, 19, 13};
   lf.ghost = {1, 1, 1};
-  lf.align = kGridRowAlign;
+  lf.align = grid_row_align<Real>();
   const Stencil A = perks_stencil("3d7pt");
   FieldPtr<Real> x = gpu->create_field(lf), b = gpu->create_field(lf), w = gpu->create_field(lf);
   gpu->upload(*x, random_host<Real>(lf.size(), 1));

@@ -483,7 +483,7 @@ constexpr int segments_per_step(int u) {
   return u / kVec16<Real> > 0 ? u / kVec16<Real> : 1;
 }
 
-// Whether the rows of layout l start on 16-byte boundaries at owned x = 0 (kGridRowAlign), so that a run of cells
+// Whether the rows of layout l start on 16-byte boundaries at owned x = 0 (grid_row_align), so that a run of cells
 // from an x that is a multiple of kVec16 is one 16-byte vector in every row, ghost rows included (FieldLayout::index:
 // lead() + ghost[0] and the row strides are multiples of align); the allocation itself is 16-byte aligned.
 template <class Real>

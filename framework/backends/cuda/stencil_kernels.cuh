@@ -1109,7 +1109,7 @@ __global__ void __launch_bounds__(T::BXT* T::BYT, T::MINB)
 
 // Whether a layout suits the tiles with 16-byte or bulk row loads (TileCfg::VEC): rows (hence planes) of whole
 // 16-byte units, so that a tile window's misalignment is the same in every row and plane and the compute applies it
-// once (stream_sweep). Grid fields (FieldLayout::align = kGridRowAlign) always are; packed layouts may not be, and
+// once (stream_sweep). Grid fields (FieldLayout::align = grid_row_align) always are; packed layouts may not be, and
 // take a scalar tile (with_wide_tune).
 template <class Real>
 bool vec_rows_ok(const FieldLayout& l) {
@@ -1117,7 +1117,7 @@ bool vec_rows_ok(const FieldLayout& l) {
 }
 // Whether the tiles with consecutive columns (TileCfg::CONSEC, MX outputs per thread) suit a layout: cell (0, 0, 0)
 // on an MX-element boundary of the allocation (device allocations are 256-byte aligned), so that every thread's
-// first column is too. Grid fields (kGridRowAlign) always are.
+// first column is too. Grid fields (grid_row_align) always are.
 template <int MX>
 bool consec_origin_ok(const FieldLayout& l) {
   return l.index(0, 0, 0) % MX == 0;
