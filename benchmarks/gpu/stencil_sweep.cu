@@ -507,12 +507,13 @@ int main(int argc, char** argv) {
   // barrier per plane (VEC 4, static items), below: fp64 0.76-0.82, fp32 0.60-0.66 (--only 3d7pt_empty).
   using L7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt, large tier, fast memory
   // Large fast-memory tiles that several rounds name (LargeFastMemTuneSel; rounds 25-27 replaced Q27 by D512, F7C
-  // by P10):
+  // by P10; on the fp32 grid rows of 8 elements, session 47, P8 replaced P10):
   using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // fp64 3D radius-1 non-stars until 2026-11-30
   using D512 = Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>;  // the same since: 512 x 4, 512 threads
   using F7C = Tune<64, 4, 4, 3, 4, 2, 3, false, 8, true, 0, true>;     // fp32 3d7pt apply, rounds 20-27: 256 x 12
-  using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;    // 512 x 4, 256 threads, one block per SM
-  using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;  // the same, 10 stages: fp32 3d7pt since then
+  using P8 = Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>;    // 512 x 4, 256 threads, one block per SM: fp32 3d7pt
+                                                                       // since session 47
+  using P10 = Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>;  // the same, 10 stages: fp32 3d7pt in session 46
   if (only == "3d7pt_empty") {
     std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16})};
     for (int rep = 0; rep < 2; ++rep) {

@@ -319,6 +319,11 @@ struct LargeTuneSel {
 //                    0.894-0.896 against 0.877-0.879.
 // Not for the fp32 boxes (27-point 0.775 against 0.828) nor 3d13pt fp32 (0.777 against 0.823), which lost on it; fp64
 // 3d7pt on 512 threads measured the same as its tile (0.903-0.905 against 0.901-0.903).
+// On the fp32 grid rows of 8 elements (grid_row_align, 2026-11-30 session 47; those rounds ran on rows of 32), the fp32
+// 3d7pt tile takes 8 stages instead of 10: 0.917-0.922 against 0.902-0.903 (~32 items per block; 28 items 0.918-0.920,
+// 24 0.915, 128 threads x 4 rows 0.915-0.919, 12 stages 0.884; benchmarks/results/gpu-h200-2026-11-30-sweep-order/run4,
+// stencil_sweep rounds 26-27 again). The fp32 27-point box and 3d13pt still lose on 512 x 4 there (0.78 / 0.79 against
+// 0.84); the CSE 27-point form would gain (0.877-0.879 against 0.860-0.863) but shares the box's tile.
 // 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
 //   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
 //         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
@@ -344,7 +349,7 @@ struct LargeFastMemTuneSel {
           std::conditional_t<F64,
                              std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
                                                 Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>>,
-                             Tune<128, 2, 4, 2, 10, 1, 3, false, 32, true, 1, true>>>>>;
+                             Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>>>>>;
 };
 // Medium on a device with fast memory, for the 3D 7-point star: bulk (TMA) 256-wide tiles. Round 10 of the sweep
 // (H200, benchmarks/results/gpu-h200-2026-11-25-row-kernels/run2) at 255^3, the PCG-MG fine grid, whose rows are too
