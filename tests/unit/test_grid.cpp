@@ -120,5 +120,30 @@ TEST(FieldLayout, AlignedRowsStartOnTheBoundaryAndNeverOverlap) {
       }
 }
 
+// The grid fields' rows (grid_row_align, which Decomposition::layout's callers pass): every owned row of a float
+// field starts on a 32-byte sector, of a double field on a 256-byte boundary, so that a stencil's output rows are whole
+// sectors; and the float rows are padded by less than one sector (a row's high ghost and the next row's low ghost share
+// the sector between them instead of a 128-byte line of padding, which the DRAM fetched with them).
+template <class Real>
+void expect_grid_rows(int row_bytes) {
+  for (int nx : {510, 512, 255, 7}) {
+    FieldLayout l;
+    l.n = {nx, 37, 9};
+    l.ghost = {1, 1, 1};
+    l.align = grid_row_align<Real>();
+    SCOPED_TRACE(::testing::Message() << "nx " << nx << (sizeof(Real) == 8 ? " double" : " float"));
+    EXPECT_EQ(l.align * static_cast<int>(sizeof(Real)), row_bytes);
+    for (int k = -1; k <= l.n[2]; ++k)
+      for (int j = -1; j <= l.n[1]; ++j)
+        ASSERT_EQ(l.index(0, j, k) * static_cast<long>(sizeof(Real)) % row_bytes, 0) << "row (" << j << ", " << k << ")";
+    EXPECT_LT((l.stride_y() - l.padded(0)) * static_cast<long>(sizeof(Real)), row_bytes);
+  }
+}
+
+TEST(FieldLayout, GridRowsAreWholeSectorsInFloatAnd256BytesInDouble) {
+  expect_grid_rows<float>(32);
+  expect_grid_rows<double>(256);
+}
+
 }  // namespace
 }  // namespace perksolve
