@@ -362,7 +362,7 @@ TEST(CudaPerks, PipelinedSanitizerCaseRowTileFloat) {
 TEST(CudaPerks, PipelinedSanitizerCaseRowTileDouble) {
   pipelined_test<double>({"2d13pt", "2ds25pt"}, TestGrid::wide_short);
 }
-// The 512 x 4 tiles on one block per SM (LargeFastMemTuneSel since 2026-11-30: fp32 3d7pt with 10 stages, the fp64
+// The 512 x 4 tiles on one block per SM (LargeFastMemTuneSel since 2026-11-30: fp32 3d7pt with 8 stages, the fp64
 // radius-1 boxes with consecutive pairs of columns), one shape each, for compute-sanitizer with the large tier forced
 // (PERKSOLVE_CUDA_WIDE_TILE=large PERKSOLVE_CUDA_MEMORY=fast; the five shapes of the fp32 case above take longer than
 // racecheck's minute there). The per-sweep kernels they are compared with run the same tiles.
