@@ -157,7 +157,7 @@ struct StencilCg : CgRun<Real> {
     }
     l.n = {n, n, n};
     l.ghost = {1, 1, 1};
-    l.align = grid_row_align<Real>();
+    l.align = grid_row_align<Real>(l);
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side)
         faces.push_back(BoundaryFace{a, side, FaceBoundary{BoundaryType::dirichlet, 0.0}, Centering::vertex, 1.0});

@@ -73,7 +73,6 @@ template <class Real>
 Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n, SweepKind kind) {
   Domain<Real> d;
   const int r = s.radius();
-  d.l.align = grid_row_align<Real>();
   if (s.dim() == 3) {
     d.l.n = {n, n, n};
     d.l.ghost = {r, r, r};
@@ -81,6 +80,7 @@ Domain<Real> make_domain(CudaBackend<Real>& be, const Stencil& s, int n, SweepKi
     d.l.n = {n, n, 1};
     d.l.ghost = {r, r, 0};
   }
+  d.l.align = grid_row_align<Real>(d.l);
   d.x = be.create_field(d.l);
   d.y = be.create_field(d.l);
   be.fill(*d.x, Real(0.001));

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       FieldLayout l;
       l.n = {n, n, n};
       l.ghost = {1, 1, 1};
-      l.align = grid_row_align<double>();
+      l.align = grid_row_align<double>(l);
       auto x = be.create_field(l), w = be.create_field(l), b = be.create_field(l);
       be.fill(*x, 0.5);
       be.fill(*w, 0.25);

@@ -3,7 +3,8 @@
 //
 //   wu_7pt_sweep   the work unit WU: one fine-grid 7-point Laplacian sweep out = A in through
 //                  CudaBackend<Real>::apply_stencil on two fields laid out like the solver's fine grid
-//                  (N^3 owned, ghost 1, rows padded to grid_row_align<Real>() as the solvers' grid fields),
+//                  (N^3 owned, ghost 1, rows padded by grid_row_align as a run's grid fields in Real; PCG-MG's
+//                  runs start their rows on whole lines, where this sweep is as fast or slower),
 //                  ping-pong, cudaEvent-timed, median of --reps sweeps (after a
 //                  warm-up of >= 3 sweeps and >= 0.2 s); measured before and again after the solves of
 //                  its precision, WU = the smaller median (both are in the record)
@@ -62,6 +63,7 @@
 #include "framework/backends/kokkos/kokkos_backend.hpp"
 #include "framework/config/deck.hpp"
 #include "framework/config/schema.hpp"
+#include "framework/grid/decomposition.hpp"
 #include "framework/runtime/run.hpp"
 #include "solvers/multigrid/mg_config.hpp"
 
@@ -227,7 +229,7 @@ Record measure_wu(int n, int reps, double h, double warmup_s) {
   // The solver's grid fields pad their rows (Decomposition::layout). Until 2026-11-26 this sweep ran on packed rows,
   // which made the 255^3 fp64 sweep 1-4 % slower (8.5-8.8e-5 against 8.4e-5 s, H200) and every WU count as much
   // smaller.
-  l.align = grid_row_align<Real>();
+  l.align = grid_fields_row_align(l.padded(0), sizeof(Real));
   FieldPtr<Real> a = be.create_field(l), b = be.create_field(l);
   {
     // Deterministic values in [0.5, 1.5) (never zero), ghosts included.

@@ -10,7 +10,7 @@
 //                 [--precision both|f64|f32] [--git-revision REV] [--default-variant-only] [--row-align N]
 //                 [--sequence K]
 // --row-align: row alignment of the benchmark fields in elements (FieldLayout::align; default: grid_row_align of each
-// precision, what the solvers' grid fields use; 1 = packed rows of n + 2 ghost elements).
+// case's rows and precision, what the solvers' grid fields use; 1 = packed rows of n + 2 ghost elements).
 // Cases run with the backend's default tile variant under their own name and, unless
 // --default-variant-only, with the other variant as "<case>@two_load" / "<case>@wide".
 // Two timings per case, each with the copies timed the same way:
@@ -212,7 +212,6 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
                 int n2d, int reps, double copy_gbs, int sequence, double seq_copy_gbs, bool wide, int row_align) {
   be.set_wide_tiles(wide);
   FieldLayout l;
-  l.align = row_align > 0 ? row_align : grid_row_align<Real>();
   const int r = s.radius();
   if (s.dim() == 3) {
     l.n = {n3d, n3d, n3d};
@@ -221,6 +220,7 @@ Record run_case(CudaBackend<Real>& be, const std::string& case_name, const Stenc
     l.n = {n2d, n2d, 1};
     l.ghost = {r, r, 0};
   }
+  l.align = row_align > 0 ? row_align : grid_row_align<Real>(l);
   auto in = be.create_field(l), out = be.create_field(l), ref = be.create_field(l);
   cudaStream_t st = be.stream();
   init_kernel<Real><<<2048, 256, 0, st>>>(in->data(), l.size(), 7u + s.size());
@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
   std::string out_path, git_rev = "unknown", cases_arg, precision = "both";
   int reps = 30, n3d = 512, n2d = 16384, sequence = 10;
   bool all_variants = true;
-  int row_align = 0;  // 0: grid_row_align<Real>() of each case's precision
+  int row_align = 0;  // 0: grid_row_align of each case's rows and precision
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };

@@ -26,8 +26,8 @@ struct FieldLayout {
   // Row alignment in elements, a power of two. 1: rows packed back to back. align > 1: each x-row (ghosts included)
   // is padded to a multiple of `align` elements and the allocation starts with lead() unused elements,
   // so that every owned row (x = 0) starts on an align-element boundary. Grid fields use grid_row_align
-  // (32-byte rows in fp32, 256-byte in fp64): a stencil's output rows are whole 32-byte sectors (no
-  // partial-sector read-modify-write in DRAM) and row loads may be 16-byte vectors or bulk copies. Padding
+  // (rows on 32-byte sectors, or 32-element lines for long rows): a stencil's output rows are whole 32-byte sectors
+  // (no partial-sector read-modify-write in DRAM) and row loads may be 16-byte vectors or bulk copies. Padding
   // cells are never written by the operations on owned cells or ghosts (the DRAM may fetch them with the
   // ghosts next to them: grid_row_align).
   int align = 1;
@@ -58,24 +58,35 @@ inline FieldLayout vector_layout(long n) {
   return l;
 }
 
-// Row alignment (elements) of the fields of a structured grid (Decomposition::layout, whose callers pass it): owned
-// x = 0 of every row on a 256-byte boundary in fp64 (32 elements), a 32-byte one in fp32 (8 elements). The DRAM fetches
-// 64-byte halves of a 128-byte line, and a stencil sweep reads a row's ghost x = n and the next row's x = -1: with rows
-// padded to 32 fp32 elements those two share the row's 17th line at 512^3 (sectors 0 and 3), so every byte of the
-// allocation is read, padding included (575 MB per sweep for a 543 MB field); padded to 8, a row's high ghost and the
-// next row's low ghost share one sector (550 MB). Measured on the H200 (benchmarks/results/
-// gpu-h200-2026-11-30-sweep-order, run 2; 3d7pt at 512^3, ratio to the copy bound per call, DRAM reads per sweep):
+// Row alignment (elements) of the fields of a structured grid whose rows hold `padded_row` elements, ghosts included,
+// for fields of `element_bytes` bytes. Owned x = 0 of every row starts on a 32-byte sector, so that a stencil's output
+// rows are whole sectors; and rows are padded to whole 32-element lines (kGridRowLine: 256 bytes in fp64, 128 in fp32)
+// only where that costs at most 2 % of a row (the long rows of 2D grids). Solvers that measured faster on whole lines
+// get them regardless (Solver::grid_rows_on_lines, Decomposition::grid_layout: PCG-MG).
+//
+// Why the padding is kept short. The DRAM fetches 64-byte halves of a 128-byte line, and a stencil sweep reads a row's
+// ghost x = n and the next row's x = -1, which lie at the two ends of the row's padding: with rows padded to 32 elements
+// the lines between them are fetched whole, padding included (fp32 3d7pt at 512^3 read 575 MB per sweep of a 543 MB
+// field). Padded to one sector, a row's high ghost and the next row's low ghost share it. Measured on the H200 (3d7pt at
+// 512^3, ratio to the copy bound per call, DRAM reads per sweep; benchmarks/results/gpu-h200-2026-11-30-sweep-order
+// runs 2 and 6, gpu-h200-2026-11-30-fp64-rows runs 1-4, alignments compared in alternation within each run):
 //   fp32: align 32 0.882-0.887 (575 MB), 16 0.892 (558 MB), 8 0.902-0.903 (550 MB);
-//   fp64: align 32 0.900-0.905 (1.12 GB), 16 0.885-0.887, 8 0.894-0.895 (1.11 GB): fp64 keeps 256-byte rows.
-// With this rule (run 3): fp32 3d7pt 0.897 per call, 0.904-0.905 in sequence (549.6 MB read), its CSE 27-point form
-// 0.855-0.857 (0.829-0.841 before); fp64 and the float-cycle PCG-MG (79.6 WU) unchanged.
-// (Before the 512 x 4 fp32 tile, align 8 had measured fp32 0.834 -> 0.839 and fp64 0.898 -> 0.890, gpu-h200-2026-11-25-
-// sweep-tail run 4, when one alignment served both precisions.) A multigrid hierarchy keeps its fine level's alignment
-// on every level, so a float cycle under a double CG runs on the double's rows.
-constexpr int grid_row_align(std::size_t element_bytes) { return element_bytes >= 8 ? 32 : 8; }
+//   fp64: align 32 0.888-0.897 (1.13 GB), 8 (64 bytes) 0.892-0.893 (1.11 GB), 4 (32 bytes) 0.898-0.904 (1.10 GB);
+//   the other fp64 3D radius-1 shapes gain as much at 4; at 255^3 the multigrid V-cycle is 0-3 % faster at 4 / 8.
+// Long rows keep whole lines: 2d5pt at 16384^2 (0.2 % of padding) ran fp64 0.910-0.915 at align 32 against 0.898-0.902
+// at 4 and 8, fp32 0.822-0.824 at 32 against 0.817-0.818 at 8 (the rows' starts, not the padding, decide there).
+// A multigrid hierarchy keeps its fine level's alignment on every level.
+constexpr int kGridRowLine = 32;  // elements
+constexpr int grid_row_align(long padded_row, std::size_t element_bytes) {
+  const long lines = (padded_row + kGridRowLine - 1) / kGridRowLine * kGridRowLine;
+  if ((lines - padded_row) * 50 <= padded_row) return kGridRowLine;
+  const long sector = 32 / static_cast<long>(element_bytes);
+  return static_cast<int>(sector > 1 ? sector : 1);
+}
+// The same for a field of Real on layout l (its extents and ghosts set).
 template <class Real>
-constexpr int grid_row_align() {
-  return grid_row_align(sizeof(Real));
+constexpr int grid_row_align(const FieldLayout& l) {
+  return grid_row_align(l.padded(0), sizeof(Real));
 }
 
 }  // namespace perksolve

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "framework/util/env.hpp"
+
 namespace perksolve {
 
 void Decomposition::split(long n, int parts, int c, long& start, int& count) {
@@ -95,6 +97,19 @@ FieldLayout Decomposition::layout(int ghost_width, int align) const {
   l.n = local_;
   for (int a = 0; a < 3; ++a) l.ghost[a] = a < grid_.dim ? ghost_width : 0;
   l.align = align;
+  return l;
+}
+
+int grid_fields_row_align(long padded_row, std::size_t element_bytes, bool on_lines) {
+  static const std::string forced =
+      env_choice("PERKSOLVE_GRID_ROW_ALIGN", {"auto", "4", "8", "16", "32", "64"}, "auto");
+  if (forced != "auto") return std::stoi(forced);
+  return on_lines ? kGridRowLine : grid_row_align(padded_row, element_bytes);
+}
+
+FieldLayout Decomposition::grid_layout(int ghost_width, std::size_t element_bytes, bool on_lines) const {
+  FieldLayout l = layout(ghost_width, 1);
+  l.align = grid_fields_row_align(l.padded(0), element_bytes, on_lines);
   return l;
 }
 

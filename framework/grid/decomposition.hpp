@@ -11,6 +11,11 @@
 
 namespace perksolve {
 
+// The row alignment (elements) of a grid's fields of element_bytes whose padded rows hold padded_row elements:
+// grid_row_align, or whole 32-element lines where the solver asks for them (Solver::grid_rows_on_lines), or the
+// alignment that PERKSOLVE_GRID_ROW_ALIGN forces (README.md, "Runtime switches"; for comparisons).
+int grid_fields_row_align(long padded_row, std::size_t element_bytes, bool on_lines = false);
+
 class Decomposition {
  public:
   // `requested_dims[a] == 0` lets MPI_Dims_create choose that axis. Throws std::invalid_argument
@@ -35,8 +40,10 @@ class Decomposition {
   // True when this rank's face (axis, side) lies on the physical, non-periodic boundary.
   bool on_physical_boundary(int axis, int side) const;
   // Layout of a field on this rank with the given ghost width (no ghosts on inactive axes) and row alignment
-  // (FieldLayout::align; grid_row_align<Real>() for a grid's fields).
+  // (FieldLayout::align).
   FieldLayout layout(int ghost_width, int align) const;
+  // The layout of the grid's fields of element_bytes (sizeof(Real)): rows aligned by grid_fields_row_align.
+  FieldLayout grid_layout(int ghost_width, std::size_t element_bytes, bool on_lines = false) const;
   // Start and size of the block that rank coordinate c owns along axis a.
   static void split(long n, int parts, int c, long& start, int& count);
 

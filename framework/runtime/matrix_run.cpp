@@ -48,7 +48,7 @@ RunOutcome solve_matrix_deck(const config::Deck& deck, MPI_Comm comm, const Prob
   for (long i = 0; i < n; ++i) host[i] = static_cast<Real>(M.rhs[r0 + i]);
   backend->upload(*b, host);
   backend->fill(*x, Real(0));
-  HaloExchange<Real> halo(decomp, decomp.layout(0, grid_row_align<Real>()), false, *backend);
+  HaloExchange<Real> halo(decomp, decomp.grid_layout(0, sizeof(Real)), false, *backend);
 
   const bool quiet = deck.get_bool("monitor.quiet");
   if (!quiet) {

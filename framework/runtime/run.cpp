@@ -60,7 +60,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   }
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp->comm());
   configure_phase_timers(timers, *backend, deck);
-  const FieldLayout layout = decomp->layout(ghost, grid_row_align<Real>());
+  const FieldLayout layout = decomp->grid_layout(ghost, sizeof(Real), solver->grid_rows_on_lines());
   FieldPtr<Real> x = backend->create_field(layout);
   FieldPtr<Real> b = backend->create_field(layout);
   sample(*backend, *decomp, *b, setup.rhs);
@@ -75,9 +75,10 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
     log::info(fmt::format("grid: {}D {}-centred {} x {} x {} on [{}, {}] x [{}, {}] x [{}, {}]; h = {:.4e}", grid.dim,
                           to_string(grid.centering), grid.extents[0], grid.extents[1], grid.extents[2], grid.lo[0],
                           grid.hi[0], grid.lo[1], grid.hi[1], grid.lo[2], grid.hi[2], grid.spacing(0)));
-    log::info(fmt::format("ranks: {} as {} x {} x {}; backend {} ({}); operator {} ({} points, radius {}); ghost {}",
+    log::info(fmt::format("ranks: {} as {} x {} x {}; backend {} ({}); operator {} ({} points, radius {}); ghost {}; "
+                          "rows of {} elements",
                           decomp->size(), d[0], d[1], d[2], backend->name(), sizeof(Real) == 8 ? "double" : "float",
-                          setup.op.name, setup.op.size(), setup.op.radius(), ghost));
+                          setup.op.name, setup.op.size(), setup.op.radius(), ghost, layout.stride_y()));
   }
   timers.add("setup", setup_clock.seconds());
 

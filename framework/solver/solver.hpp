@@ -90,6 +90,9 @@ class Solver {
   virtual SolveResult solve(System<double>& sys) = 0;
   // Whether the residual is meaningful (false for fixed-step time stepping).
   virtual bool solves_linear_system() const { return true; }
+  // Whether the run starts this solver's grid rows on whole 32-element lines instead of 32-byte sectors
+  // (Decomposition::grid_layout): only where that measured faster.
+  virtual bool grid_rows_on_lines() const { return false; }
 };
 
 // Helper: implement `template <class Real> SolveResult run(System<Real>&)` and derive from this.

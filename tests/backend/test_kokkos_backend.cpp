@@ -61,7 +61,7 @@ void check_shape(const Stencil& s, int config) {
   const int ghost = s.radius();
   Decomposition decomp(grid, MPI_COMM_WORLD, {0, 0, 0}, ghost);
   KokkosBackend<Real> be(decomp.comm());
-  const FieldLayout layout = decomp.layout(ghost, grid_row_align<Real>());
+  const FieldLayout layout = decomp.grid_layout(ghost, sizeof(Real));
   auto in = be.create_field(layout);
   auto out = be.create_field(layout);
   be.fill(*in, std::numeric_limits<Real>::quiet_NaN());  // ghosts must all be overwritten
@@ -120,7 +120,7 @@ TEST(Blas1, AxpbyDotNormsResidualAndJacobiMatchReference) {
   const GridSpec grid = make_grid(3, 1);
   Decomposition decomp(grid, MPI_COMM_WORLD, {0, 0, 0}, 1);
   KokkosBackend<double> be(decomp.comm());
-  const FieldLayout layout = decomp.layout(1, grid_row_align<double>());
+  const FieldLayout layout = decomp.grid_layout(1, sizeof(double));
   auto x = be.create_field(layout), y = be.create_field(layout), b = be.create_field(layout);
   auto r = be.create_field(layout), xn = be.create_field(layout);
   sample_random(be, decomp, *x, 1);
@@ -186,7 +186,7 @@ TEST(Blas1, MixedPrecisionOpsEqualConvertThenSamePrecisionOp) {
   FieldLayout l;
   l.n = {13, 7, 5};
   l.ghost = {1, 2, 1};
-  l.align = grid_row_align<double>();  // (a mixed pair shares the double's layout, as in the float cycle)
+  l.align = kGridRowLine;  // (a mixed pair shares the double's layout, as the float cycle does: PCG-MG rows of lines)
   const long L = l.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto random = [&](unsigned seed) {  // random owned cells, NaN ghosts and padding

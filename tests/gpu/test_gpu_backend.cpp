@@ -247,7 +247,6 @@ void large_grid_test() {
   for (const char* name : {"3d7pt", "3d27pt", "3d13pt", "2d5pt", "2d9pt"}) {
     const Stencil s = perks_stencil(name);
     FieldLayout l;
-    l.align = std::string(name) == "3d7pt" || std::string(name) == "2d5pt" ? grid_row_align<Real>() : 1;
     const int r = s.radius();
     if (s.dim() == 3) {
       l.n = {600, 67, 71};
@@ -256,6 +255,7 @@ void large_grid_test() {
       l.n = {1100, 513, 1};
       l.ghost = {r, r, 0};
     }
+    l.align = std::string(name) == "3d7pt" || std::string(name) == "2d5pt" ? grid_row_align<Real>(l) : 1;
     SCOPED_TRACE(std::string(name) + " large");
     const auto hx = random_host<Real>(l, 5);
     const auto hp = poison<Real>(l);
@@ -289,9 +289,9 @@ void schedule_tail_test() {
   REQUIRE_CUDA(Real);
   const Stencil s = perks_stencil("3d7pt");
   FieldLayout l;
-  l.align = grid_row_align<Real>();
   l.n = std::is_same_v<Real, double> ? std::array<int, 3>{512, 256, 530} : std::array<int, 3>{256, 512, 800};
   l.ghost = {1, 1, 1};
+  l.align = grid_row_align<Real>(l);
   const auto hx = random_host<Real>(l, 11), hb = random_host<Real>(l, 12);
   const auto hp = poison<Real>(l);
   auto gx = gpu->create_field(l), gb = gpu->create_field(l), go = gpu->create_field(l);
@@ -343,9 +343,9 @@ void row_tile_width_test() {
   for (const char* name : {"2d5pt", "2d13pt", "2d25pt", "2ds25pt"}) {
     const Stencil s = perks_stencil(name);
     FieldLayout l;
-    l.align = grid_row_align<Real>();
     l.n = {5000, 400, 1};
     l.ghost = {s.radius(), s.radius(), 0};
+    l.align = grid_row_align<Real>(l);
     for (Op op : {Op::apply, Op::apply_dot, Op::jacobi}) {
       if (op == Op::apply_dot && std::string(name) != "2d5pt") continue;
       check_stencil_on(*gpu, ref, s, op, l, false, " at 5000 columns");

@@ -54,7 +54,6 @@ template <class Real>
 FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
   FieldLayout l;
   const int r = s.radius();
-  l.align = grid_row_align<Real>();
   const bool wide = grid == TestGrid::wide || grid == TestGrid::wide_short;
   const bool thin = grid == TestGrid::thin;
   if (s.dim() == 3) {
@@ -66,6 +65,7 @@ FieldLayout grid_for(const Stencil& s, TestGrid grid = TestGrid::standard) {
     l.n = wide ? std::array<int, 3>{5000, wide_rows, 1} : std::array<int, 3>{1500, thin ? 150 : 700, 1};
     l.ghost = {r, r, 0};
   }
+  l.align = grid_row_align<Real>(l);
   return l;
 }
 const char* test_grid_name(TestGrid grid) {
@@ -386,7 +386,7 @@ void jacobi_stop_test(PerksKernel kernel, int radius = 1) {
   FieldLayout l;
   l.n = {63, 61, 59};
   l.ghost = {radius, radius, radius};
-  l.align = grid_row_align<Real>();
+  l.align = grid_row_align<Real>(l);
   std::vector<BoundaryFace> faces;
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)

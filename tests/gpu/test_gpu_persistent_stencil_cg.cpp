@@ -110,9 +110,9 @@ double rel_diff(CudaBackend<Real>& be, const FieldLayout& l, const Field<Real>& 
 template <class Real>
 FieldLayout grid(int dim, std::array<int, 3> n) {
   FieldLayout l;
-  l.align = grid_row_align<Real>();
   l.n = n;
   l.ghost = {1, 1, dim == 3 ? 1 : 0};
+  l.align = grid_row_align<Real>(l);
   return l;
 }
 

@@ -120,11 +120,11 @@ FieldLayout grid_layout(int dim) {
   if (dim == 4) {
     l.n = {300, 97, 61};
     l.ghost = {1, 1, 1};
-    l.align = grid_row_align<Real>();
+    l.align = grid_row_align<Real>(l);
   } else if (dim == 3) {
     l.n = {37, 19, 13};
     l.ghost = {1, 2, 1};
-    l.align = grid_row_align<Real>();  // the grid fields' padded rows
+    l.align = grid_row_align<Real>(l);  // the grid fields' padded rows
   } else {
     l.n = {301, 45, 1};
     l.ghost = {2, 1, 0};
@@ -394,7 +394,7 @@ void prolongation_runs_test() {
         lc.ghost = {1, 1, dim == 3 ? 1 : 0};
         const FieldLayout lp = fine_layout_of(lc, dim, vertex);
         FieldLayout la = lp;
-        la.align = grid_row_align<Real>();
+        la.align = grid_row_align<Real>(la);
         TransferMap m;
         m.dim = dim;
         m.centering = cen;
@@ -607,10 +607,10 @@ void persistent_program_test(int cluster) {
   FieldLayout lf, lc, lflat;
   lf.n = {37, 19, 13};
   lf.ghost = {1, 1, 1};
-  lf.align = grid_row_align<Real>();
+  lf.align = grid_row_align<Real>(lf);
   lc.n = {18, 9, 6};  // vertex-centred coarsening: fine index 2 ic + 1
   lc.ghost = {1, 1, 1};
-  lc.align = grid_row_align<Real>();
+  lc.align = grid_row_align<Real>(lc);
   lflat.n = {static_cast<int>(lc.owned_size()), 1, 1};
   TransferMap map;
   map.dim = 3;
@@ -726,10 +726,10 @@ void persistent_program_batched_test(int cluster) {
     FieldLayout lf, lc;
     lf.n = dim == 3 ? std::array<int, 3>{83, 61, 67} : std::array<int, 3>{900, 778, 1};
     lf.ghost = {2, 2, dim == 3 ? 2 : 0};
-    lf.align = grid_row_align<Real>();
+    lf.align = grid_row_align<Real>(lf);
     for (int a = 0; a < 3; ++a) lc.n[a] = a < dim ? (vertex ? (lf.n[a] - 1) / 2 : lf.n[a] / 2) : 1;
     lc.ghost = {1, 1, dim == 3 ? 1 : 0};
-    lc.align = grid_row_align<Real>();
+    lc.align = grid_row_align<Real>(lc);
     TransferMap map;
     map.dim = dim;
     map.centering = vertex ? Centering::vertex : Centering::cell;
@@ -795,7 +795,7 @@ void persistent_unsupported_test() {
   FieldLayout lf;
   lf.n = {37, 19, 13};
   lf.ghost = {1, 1, 1};
-  lf.align = grid_row_align<Real>();
+  lf.align = grid_row_align<Real>(lf);
   const Stencil A = perks_stencil("3d7pt");
   FieldPtr<Real> x = gpu->create_field(lf), b = gpu->create_field(lf), w = gpu->create_field(lf);
   gpu->upload(*x, random_host<Real>(lf.size(), 1));

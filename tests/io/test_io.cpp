@@ -176,7 +176,7 @@ void checkpoint_round_trip(const std::string& name) {
   {
     Decomposition dec(g, MPI_COMM_WORLD, {0, 0, 0}, 1);
     auto be = create_backend<Real>("kokkos", dec.comm());
-    const FieldLayout l = dec.layout(1, grid_row_align<Real>());
+    const FieldLayout l = dec.grid_layout(1, sizeof(Real));
     auto a = be->create_field(l), b = be->create_field(l);
     std::vector<Real> host(l.size(), Real(0));
     for (int k = 0; k < l.n[2]; ++k)
@@ -253,7 +253,7 @@ TEST(Checkpoint, KeepsNewestK) {
   g.validate();
   Decomposition dec(g, MPI_COMM_WORLD, {0, 0, 0}, 1);
   auto be = create_backend<double>("kokkos", dec.comm());
-  auto a = be->create_field(dec.layout(1, grid_row_align<double>()));
+  auto a = be->create_field(dec.grid_layout(1, sizeof(double)));
   be->fill(*a, 1.0);
   SolverState<double> st;
   st.fields = {{"x", a.get()}};

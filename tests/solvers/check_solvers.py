@@ -71,6 +71,13 @@ def true_residual(out):
     return float(m.group(1))
 
 
+def grid_rows(out):
+    m = re.search(r"; rows of (\d+) elements", out)
+    if not m:
+        fail("no grid rows in:\n" + out[-3000:])
+    return int(m.group(1))
+
+
 def max_error(out):
     m = re.search(r"error vs exact solution: max (\S+)", out)
     if not m:
@@ -137,6 +144,8 @@ def check_pcg(sizes):
         if n <= 63:
             q = run([deck("cg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0"], expect=0)
             line += f"; plain CG {iterations(q.stdout)[0]} iterations"
+            if grid_rows(q.stdout) != (n + 2 + 3) // 4 * 4:
+                fail(f"plain CG grid rows of {grid_rows(q.stdout)} elements for n = {n} (one sector: 4 doubles)")
         d = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
                  'solver.preconditioner.coarse.type="direct"'], expect=0)
         its_direct = iterations(d.stdout)[0]
@@ -145,6 +154,11 @@ def check_pcg(sizes):
         f = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
                  'solver.preconditioner.coarse.type="direct"', 'solver.preconditioner.precision="float"'], expect=0)
         its_float, tr_float = iterations(f.stdout)[0], true_residual(f.stdout)
+        # PCG-MG's grid rows start on whole 32-element lines, the other solvers' on 32-byte sectors (4 doubles) where
+        # lines would cost more than 2 % of a row (Solver::grid_rows_on_lines, Decomposition::grid_layout).
+        rows_pcg, rows_float = grid_rows(d.stdout), grid_rows(f.stdout)
+        if rows_pcg != rows_float or rows_pcg != (n + 2 + 31) // 32 * 32:
+            fail(f"PCG-MG grid rows of {rows_pcg} elements ({rows_float} with the float cycle) for n = {n}")
         line += f"; cycle in float {its_float} iterations (true relative residual {tr_float:.2e})"
         # Chebyshev smoothing of degree 2 (product form) on [0.2, 1.08] lambda_max: fewer iterations.
         c = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
