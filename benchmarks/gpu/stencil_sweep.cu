@@ -230,13 +230,12 @@ unsigned long long small_check(const Stencil& s, const Var<Real>& ref, const Var
   return diff(o1.p, o2.p, l.size());
 }
 
-int g_row_align = 0;  // --row-align: FieldLayout::align of every layout of the sweep (0: grid_row_align<Real>())
+int g_row_align = 0;  // --row-align: FieldLayout::align of every layout of the sweep (0: grid_row_align of each)
 
 template <class Real>
 void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, int n3d, int n2d, int reps,
               double copy_gbs) {
   FieldLayout l, s1, s2;
-  l.align = s1.align = s2.align = g_row_align > 0 ? g_row_align : grid_row_align<Real>();
   const int r = s.radius();
   if (s.dim() == 3) {
     l.n = {n3d, n3d, n3d};
@@ -253,6 +252,7 @@ void run_case(const char* cname, const Stencil& s, std::vector<Var<Real>> vars, 
     s2.n = {1100, 513, 1};
     s2.ghost = {r, r, 0};
   }
+  for (FieldLayout* x : {&l, &s1, &s2}) x->align = g_row_align > 0 ? g_row_align : grid_row_align<Real>(*x);
   const long n = l.size();
   Buf<Real> in(n), out(n), ref(n), bb(n);
   init_kernel<Real><<<2048, 256, 0, g_st>>>(bb.p, n, 99u);
@@ -505,7 +505,8 @@ int main(int argc, char** argv) {
   // (a VEC 5 of the kernel, removed again; reproducible at commit feceaf1): fp64 0.67-0.71, fp32 0.59, 27-point CSE
   // 0.55 against 0.888-0.893 / 0.834-0.835 / 0.873-0.885 for the production tiles in the same run. (b) No block
   // barrier per plane (VEC 4, static items), below: fp64 0.76-0.82, fp32 0.60-0.66 (--only 3d7pt_empty).
-  using L7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt, large tier, fast memory
+  using L7 = Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>;  // production fp64 3d7pt, large tier, fast memory (24 items
+                                                           // per block since session 48)
   // Large fast-memory tiles that several rounds name (LargeFastMemTuneSel; rounds 25-27 replaced Q27 by D512, F7C
   // by P10; on the fp32 grid rows of 8 elements, session 47, P8 replaced P10):
   using Q27 = Tune<256, 4, 1, 2, 4, 1, 3, false, 4, true>;              // fp64 3D radius-1 non-stars until 2026-11-30
@@ -945,6 +946,30 @@ int main(int argc, char** argv) {
       }
       run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
     }
+  }
+  // Round 29 (2026-11-30, H200): the fp64 3d7pt tile on fp64 grid rows of 4 elements (32 bytes; grid_row_align since
+  // session 48, 1.10 GB read per 512^3 sweep against 1.13 on rows of 32). The fp32 tile had taken 8 stages instead of
+  // 10 once its rows were one sector; here the production 512 x 4 tile on 1024 threads (L7: 4 stages, 16 items per
+  // block) with 3, 5 and 6 stages and 24 / 32 items, its 512-thread (D512) and 256-thread forms (--only plane_tiles4;
+  // run with --row-align 0, the grid rows).
+  if (only == "plane_tiles4") {
+    using L7N3 = Tune<512, 2, 1, 2, 3, 1, 3, false, 16, true>;
+    using L7N5 = Tune<512, 2, 1, 2, 5, 1, 3, false, 16, true>;
+    using L7N6 = Tune<512, 2, 1, 2, 6, 1, 3, false, 16, true>;
+    using D256 = Tune<256, 1, 2, 4, 4, 1, 3, false, 16, true, 1, true>;
+    using D256N6 = Tune<256, 1, 2, 4, 6, 1, 3, false, 16, true, 1, true>;
+    std::vector<Var<double>> v{mk<double, S7, false, L7>("cur", {16}, 4)};
+    for (int rep = 0; rep < 2; ++rep) {
+      v.push_back(mk<double, S7, false, L7>("cur", {24, 32}, 4));
+      v.push_back(mk<double, S7, false, L7N3>("ns3", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, L7N5>("ns5", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, L7N6>("ns6", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, D512>("d512", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, D256>("d256", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, D256N6>("d256_ns6", {16, 32}, 4));
+      v.push_back(mk<double, S7, false, L7>("cur", {16}, 4));
+    }
+    run_case<double>("3d7pt", st7, v, n3d, n2d, reps, best);
   }
   (void)st5;
   (void)S27;

@@ -324,6 +324,10 @@ struct LargeTuneSel {
 // 24 0.915, 128 threads x 4 rows 0.915-0.919, 12 stages 0.884; benchmarks/results/gpu-h200-2026-11-30-sweep-order/run4,
 // stencil_sweep rounds 26-27 again). The fp32 27-point box and 3d13pt still lose on 512 x 4 there (0.78 / 0.79 against
 // 0.84); the CSE 27-point form would gain (0.877-0.879 against 0.860-0.863) but shares the box's tile.
+// On the fp64 grid rows of 4 elements (32 bytes; grid_row_align since session 48), the fp64 3d7pt tile takes ~24 items
+// per block instead of 16: 5.562-5.571e-4 against 5.591-5.596e-4 s per 512^3 sweep (+0.5 %; 32 items 5.706e-4; 3, 5 and
+// 6 stages 3-13 % slower; the 512- and 256-thread forms of the tile as fast as it; benchmarks/results/
+// gpu-h200-2026-11-30-fp64-rows/run2, stencil_sweep round 29).
 // 3D radius-2 star (3d13pt), apply mode; round 19 (benchmarks/results/gpu-h200-2026-11-26-cg-async-gather/run3), 512^3:
 //   fp32: 256 x 1 threads x (1 x 6), bulk rows, two blocks per SM (89 registers), items of ~4 per block: 0.815-0.823 of
 //         the copy bound vs 0.370-0.372 for the small tile (128 x 2 threads x 8 rows: 151 registers, one block of
@@ -347,7 +351,7 @@ struct LargeFastMemTuneSel {
           std::conditional_t<
           !LargeTuneSel<Real, S, HASB>::kTuned, typename LargeTuneSel<Real, S, HASB>::type,
           std::conditional_t<F64,
-                             std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 16, true>,
+                             std::conditional_t<S.kind == ShapeKind::star, Tune<512, 2, 1, 2, 4, 1, 3, false, 24, true>,
                                                 Tune<256, 2, 2, 2, 4, 1, 3, false, 16, true, 1, true>>,
                              Tune<128, 2, 4, 2, 8, 1, 3, false, 32, true, 1, true>>>>>;
 };
