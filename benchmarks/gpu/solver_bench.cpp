@@ -226,7 +226,7 @@ Record measure_wu(int n, int reps, double h, double warmup_s) {
   FieldLayout l;
   l.n = {n, n, n};
   l.ghost = {1, 1, 1};
-  // The solver's grid fields pad their rows (Decomposition::layout). Until 2026-11-26 this sweep ran on packed rows,
+  // The solver's grid fields pad their rows (Decomposition::grid_layout). Until 2026-11-26 this sweep ran on packed rows,
   // which made the 255^3 fp64 sweep 1-4 % slower (8.5-8.8e-5 against 8.4e-5 s, H200) and every WU count as much
   // smaller.
   l.align = grid_fields_row_align(l.padded(0), sizeof(Real));
