@@ -26,7 +26,7 @@ struct FieldLayout {
   // Row alignment in elements, a power of two. 1: rows packed back to back. align > 1: each x-row (ghosts included)
   // is padded to a multiple of `align` elements and the allocation starts with lead() unused elements,
   // so that every owned row (x = 0) starts on an align-element boundary. Grid fields use grid_row_align
-  // (rows on 32-byte sectors, or 32-element lines for long rows): a stencil's output rows are whole 32-byte sectors
+  // (rows on 32-byte sectors, or whole 32-element lines for long rows and PCG-MG): output rows are whole sectors
   // (no partial-sector read-modify-write in DRAM) and row loads may be 16-byte vectors or bulk copies. Padding
   // cells are never written by the operations on owned cells or ghosts (the DRAM may fetch them with the
   // ghosts next to them: grid_row_align).

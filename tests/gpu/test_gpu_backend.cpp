@@ -217,7 +217,7 @@ void all_shapes_test() {
     gpu->set_wide_tiles(wide);
     for (const Stencil& s : all_stencils()) {
       for (Op op : {Op::apply, Op::residual, Op::jacobi, Op::apply_dot})
-        for (int align : {1, 8, 32}) {  // (8: the fp32 grid fields' rows, 32: the fp64 ones')
+        for (int align : {1, 8, 32}) {  // (8: fp32 sector rows; 32: whole lines, as long rows and PCG-MG take)
           check_stencil(*gpu, ref, s, op, false, false, align);
           if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false, align);
         }
