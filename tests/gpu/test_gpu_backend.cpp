@@ -217,7 +217,8 @@ void all_shapes_test() {
     gpu->set_wide_tiles(wide);
     for (const Stencil& s : all_stencils()) {
       for (Op op : {Op::apply, Op::residual, Op::jacobi, Op::apply_dot})
-        for (int align : {1, 8, 32}) {  // (8: fp32 sector rows; 32: whole lines, as long rows and PCG-MG take)
+        for (int align : {1, 4, 8, 32}) {  // 4 / 8: one 32-byte sector in fp64 / fp32 (grid_row_align's rule;
+                                           // PERKSOLVE_GRID_ROW_ALIGN=4 in fp32); 32: whole lines (long rows, PCG-MG)
           check_stencil(*gpu, ref, s, op, false, false, align);
           if (s.dim() == 2 && op == Op::apply) check_stencil(*gpu, ref, s, op, true, false, align);
         }
