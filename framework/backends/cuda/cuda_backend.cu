@@ -44,6 +44,7 @@ using cuda_ops::ProgramOp;
 using cuda_ops::ProgramOpKind;
 using cuda_ops::fill_face_ghost;
 using cuda_ops::OwnedRows;
+using cuda_ops::RowBatch;
 using cuda_ops::for_live_cells;
 using cuda_ops::for_owned_row_batches;
 using cuda_ops::load_row_cells;
@@ -91,10 +92,10 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
   pdl_enter();
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[2][U];
-    load_row_cells<U>(n, lim, v, {x, y});
-    for_live_cells<U>(n, lim, [&](int u, long) { acc += static_cast<double>(v[0][u]) * static_cast<double>(v[1][u]); });
+    load_row_cells<U>(n, batch, v, {x, y});
+    for_live_cells<U>(n, batch, [&](int u, long) { acc += static_cast<double>(v[0][u]) * static_cast<double>(v[1][u]); });
   });
   block_reduce_store<false>(acc, partials);
 }
@@ -104,10 +105,10 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     maxabs_kernel(const Real* __restrict__ x, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[1][U];
-    load_row_cells<U>(n, lim, v, {x});
-    for_live_cells<U>(n, lim, [&](int u, long) { acc = nan_max(acc, fabs(static_cast<double>(v[0][u]))); });
+    load_row_cells<U>(n, batch, v, {x});
+    for_live_cells<U>(n, batch, [&](int u, long) { acc = nan_max(acc, fabs(static_cast<double>(v[0][u]))); });
   });
   block_reduce_store<true>(acc, partials);
 }
@@ -194,10 +195,10 @@ template <class Real>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     scale_kernel(Real a, const Real* __restrict__ x, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[1][U];
-    load_row_cells<U>(n, lim, v, {x});
-    for_live_cells<U>(n, lim, [&](int u, long e) { y[e] = a * v[0][u]; });
+    load_row_cells<U>(n, batch, v, {x});
+    for_live_cells<U>(n, batch, [&](int u, long e) { y[e] = a * v[0][u]; });
   });
 }
 

@@ -133,10 +133,26 @@ inline int rows_grid(const OwnedRows& m, int sm_count) {
   return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(kRowBlocksPerSm) * sm_count)));
 }
 
-// Calls body(b, lim, i0, j, k) for every batch of every owned row segment this warp takes: the batch's cells are
-// i = i0 + 32 u (u < U; i0 starts at the lane) of row (j, k), at allocation index b + 32 u, and cell u exists when
-// 32 u < lim (= the segment's end - i0). The body loads every operand of the U cells, then stores. (One base index
-// and constant offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
+// The cells of one lane in one batch of a row walk (for_owned_row_batches): cell u (i = i0 + 32 u) exists when
+// lo <= 32 u < hi, lo = the segment's start - i0 (> 0 only for the lanes before the segment's start in its first
+// batch, and then only for u = 0: lo < 32) and hi = the segment's end - i0.
+struct RowBatch {
+  int lo, hi;
+  __device__ __forceinline__ bool live(int u) const { return (u > 0 || lo <= 0) && 32 * u < hi; }
+};
+
+// Where a warp's batches start: on whole 32-element lines of the allocation (kGridRowLine, in elements; the
+// allocation itself starts on 256 bytes), so that each warp-wide access of 32 consecutive cells is one 128-byte
+// line in fp32 (two in fp64) and not two (three) partial ones. A segment that starts off a line begins one batch
+// early, its first lanes idle. On rows of one 32-byte sector (FieldLayout::align = 8 floats) the fp32 r update of
+// CG and cg_advance ran 16-19 % slower from the line-split accesses than on rows of whole lines at 255^3 on an H200
+// (benchmarks/results/gpu-h200-2026-12-01-pcg-rows, run 1; docs/perf/pcg-mg-work-units.md, session 49).
+__device__ __forceinline__ int line_phase(long first_cell) { return static_cast<int>(first_cell & (kGridRowLine - 1)); }
+
+// Calls body(b, batch, i0, j, k) for every batch of every owned row segment this warp takes: the batch's cells are
+// i = i0 + 32 u (u < U; i0 starts at the lane, shifted back by the segment's line_phase) of row (j, k), at allocation
+// index b + 32 u, and cell u exists when batch.live(u). The body loads every operand of the U cells, then stores.
+// (One base index and constant offsets: an array of U indices per batch made the four-operand kernels spill in fp64.)
 // The walk itself: seg(s, i_begin, i_end, j, k) for every owned row segment this warp takes (cells i_begin .. i_end - 1
 // of row (j, k); s = the allocation index of the row's cell 0).
 template <class Seg>
@@ -157,37 +173,42 @@ __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&&
   static_assert(kRowSegmentCells % (32 * U) == 0, "a segment holds whole batches");
   const int lane = static_cast<int>(threadIdx.x & 31);
   for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
-    for (int i0 = i_begin + lane; i0 < i_end; i0 += 32 * U) body(s + i0, i_end - i0, i0, j, k);
+    for (int i0 = i_begin - line_phase(s + i_begin) + lane; i0 < i_end; i0 += 32 * U)
+      body(s + i0, RowBatch{i_begin - i0, i_end - i0}, i0, j, k);
   });
 }
 
 // The same walk with G contiguous cells per lane: body(b, live, i0, j, k) for every run of a row segment this warp
-// takes, cells i0 .. i0 + live - 1 (live <= G; i0 a multiple of G) of row (j, k) at allocation index b onwards.
+// takes, cells i0 .. i0 + live - 1 (live <= G; i0 - the segment's start a multiple of G) of row (j, k) at allocation
+// index b onwards. The runs start on whole lines as far as runs of G allow (the line phase rounded down to G; runs
+// before the segment's start are skipped).
 template <int G, class Body>
 __device__ __forceinline__ void for_owned_row_runs(const OwnedRows& m, Body&& body) {
   static_assert(kRowSegmentCells % (32 * G) == 0, "a segment holds whole runs");
   const int lane = static_cast<int>(threadIdx.x & 31);
   for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
-    for (int i0 = i_begin + G * lane; i0 < i_end; i0 += 32 * G) body(s + i0, min(G, i_end - i0), i0, j, k);
+    const int back = line_phase(s + i_begin) / G * G;
+    for (int i0 = i_begin - back + G * lane; i0 < i_end; i0 += 32 * G)
+      if (i0 >= i_begin) body(s + i0, min(G, i_end - i0), i0, j, k);
   });
 }
 
-// The two halves of a row batch body (for_owned_row_batches): load_row_cells reads the live cells u (32 u < lim) of
+// The two halves of a row batch body (for_owned_row_batches): load_row_cells reads the live cells u (batch.live(u)) of
 // every operand, cell-major, into v[k][u], before for_live_cells hands each live cell (u, its allocation index) to
 // the caller's update. All loads of a batch are in flight before its first store.
 template <int U, class Real, int K>
-__device__ __forceinline__ void load_row_cells(long n, int lim, Real (&v)[K][U], const Real* const (&ops)[K]) {
+__device__ __forceinline__ void load_row_cells(long n, RowBatch batch, Real (&v)[K][U], const Real* const (&ops)[K]) {
 #pragma unroll
   for (int u = 0; u < U; ++u)
-    if (32 * u < lim)
+    if (batch.live(u))
 #pragma unroll
       for (int k = 0; k < K; ++k) v[k][u] = ops[k][n + 32 * u];
 }
 template <int U, class Update>
-__device__ __forceinline__ void for_live_cells(long n, int lim, Update&& update) {
+__device__ __forceinline__ void for_live_cells(long n, RowBatch batch, Update&& update) {
 #pragma unroll
   for (int u = 0; u < U; ++u)
-    if (32 * u < lim) update(u, n + 32 * u);
+    if (batch.live(u)) update(u, n + 32 * u);
 }
 
 // True for page-locked host memory (cudaMallocHost / registered), false for pageable memory.
@@ -263,10 +284,10 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   cuda_detail::pdl_enter();
   constexpr int U = row_batch<Real>();
   double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[2][U];
-    load_row_cells<U>(n, lim, v, {x, y});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
+    load_row_cells<U>(n, batch, v, {x, y});
+    for_live_cells<U>(n, batch, [&](int u, long e) {
       const Real yn = axpby_value(a, v[0][u], b, v[1][u]);
       y[e] = yn;
       if constexpr (MIXED) y_other[e] = static_cast<OtherReal<Real>>(yn);

@@ -34,10 +34,10 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
                      Real* __restrict__ r, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double acc = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[4][U];  // p, q, x, r
-    load_row_cells<U>(n, lim, v, {p, q, x, r});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
+    load_row_cells<U>(n, batch, v, {p, q, x, r});
+    for_live_cells<U>(n, batch, [&](int u, long e) {
       x[e] = v[2][u] + alpha * v[0][u];
       const Real rn = v[3][u] - alpha * v[1][u];
       r[e] = rn;
@@ -56,12 +56,12 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
                       Real* __restrict__ x, OwnedRows m) {
   pdl_enter();
   constexpr int U = row_batch<Real>();
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[2][U];  // p, x
     ZReal w[1][U];  // z
-    load_row_cells<U>(n, lim, w, {z});
-    load_row_cells<U>(n, lim, v, {p, x});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
+    load_row_cells<U>(n, batch, w, {z});
+    load_row_cells<U>(n, batch, v, {p, x});
+    for_live_cells<U>(n, batch, [&](int u, long e) {
       x[e] = axpby_value(alpha, v[0][u], Real(1), v[1][u]);
       p[e] = axpby_value(Real(1), static_cast<Real>(w[0][u]), beta, v[0][u]);
     });
@@ -72,10 +72,10 @@ template <class Dst, class Src>
 __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
     convert_kernel(const Src* __restrict__ src, Dst* __restrict__ dst, OwnedRows m) {
   constexpr int U = row_batch<Dst>();
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Src v[1][U];
-    load_row_cells<U>(n, lim, v, {src});
-    for_live_cells<U>(n, lim, [&](int u, long e) { dst[e] = static_cast<Dst>(v[0][u]); });
+    load_row_cells<U>(n, batch, v, {src});
+    for_live_cells<U>(n, batch, [&](int u, long e) { dst[e] = static_cast<Dst>(v[0][u]); });
   });
 }
 
@@ -86,12 +86,12 @@ __global__ void __launch_bounds__(kThreads, cuda_ops::kRowBlocksPerSm)
                 const Real* __restrict__ v_, OwnedRows m, double* partials) {
   constexpr int U = row_batch<Real>() / 2;  // four operands: 16 bytes of each per lane (fp64 spilled with 32)
   double a0 = 0.0, a1 = 0.0;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[3][U];  // x, u, v
     YReal w[1][U];  // y
-    load_row_cells<U>(n, lim, v, {x, u_, v_});
-    load_row_cells<U>(n, lim, w, {y});
-    for_live_cells<U>(n, lim, [&](int u, long) {
+    load_row_cells<U>(n, batch, v, {x, u_, v_});
+    load_row_cells<U>(n, batch, w, {y});
+    for_live_cells<U>(n, batch, [&](int u, long) {
       a0 += static_cast<double>(v[0][u]) * static_cast<double>(static_cast<Real>(w[0][u]));
       a1 += static_cast<double>(v[1][u]) * static_cast<double>(v[2][u]);
     });
@@ -109,13 +109,13 @@ template <class Real, bool ADD>
 __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm) diag_scale_kernel(Real a, const Real* __restrict__ r, const Real* __restrict__ d,
                                                               Real b, Real* __restrict__ y, OwnedRows m) {
   constexpr int U = row_batch<Real>();
-  for_owned_row_batches<U>(m, [&](long n, int lim, int, int, int) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int, int, int) {
     Real v[ADD ? 3 : 2][U];  // r, d (, y)
     if constexpr (ADD)
-      load_row_cells<U>(n, lim, v, {r, d, y});
+      load_row_cells<U>(n, batch, v, {r, d, y});
     else
-      load_row_cells<U>(n, lim, v, {r, d});
-    for_live_cells<U>(n, lim, [&](int u, long e) {
+      load_row_cells<U>(n, batch, v, {r, d});
+    for_live_cells<U>(n, batch, [&](int u, long e) {
       if constexpr (ADD)
         y[e] = a * v[0][u] / v[1][u] + b * v[2][u];
       else
@@ -214,12 +214,12 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     restrict_kernel(const Real* __restrict__ fv, Real* __restrict__ cv, TransferArgs a, OwnedRows m) {
   pdl_enter();
   constexpr int U = 2;
-  for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int i0, int j, int k) {
     Real v[U];
-    for_live_cells<U>(n, lim, [&](int u, long) {
+    for_live_cells<U>(n, batch, [&](int u, long) {
       v[u] = VERTEX ? restrict_fw_point(fv, a, i0 + 32 * u, j, k) : restrict_cc_point(fv, a, i0 + 32 * u, j, k);
     });
-    for_live_cells<U>(n, lim, [&](int u, long e) { cv[e] = v[u]; });
+    for_live_cells<U>(n, batch, [&](int u, long e) { cv[e] = v[u]; });
   });
 }
 
@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     prolongate_kernel(const Real* __restrict__ cv, Real* __restrict__ fv, TransferArgs a, bool vertex, OwnedRows m) {
   pdl_enter();
   constexpr int U = 4;  // up to 8 coarse gathers per cell: 4 cells per lane fit the 64 registers in both precisions
-  for_owned_row_batches<U>(m, [&](long n, int lim, int i0, int j, int k) {
+  for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int i0, int j, int k) {
     const transfer_rule::InterpolationRow<Real> s = transfer_rule::interpolation_row<Real>(vertex, j - a.s1, k - a.s2,
                                                                                          a.rz != 0);
     const Real* rows[2][2];
@@ -244,11 +244,11 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
       for (int cy = 0; cy < 2; ++cy) rows[cz][cy] = cv + a.lc.index(0, s.iy[cy], s.iz[cz]);
     const auto row_at = [&](int ix, int cy, int cz) { return rows[cz][cy][ix]; };
     Real pv[U], fvv[U];
-    for_live_cells<U>(n, lim, [&](int u, long e) {
+    for_live_cells<U>(n, batch, [&](int u, long e) {
       pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
       fvv[u] = fv[e];
     });
-    for_live_cells<U>(n, lim, [&](int u, long e) { fv[e] = fvv[u] + pv[u]; });
+    for_live_cells<U>(n, batch, [&](int u, long e) { fv[e] = fvv[u] + pv[u]; });
   });
 }
 
