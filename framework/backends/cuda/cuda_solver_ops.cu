@@ -217,7 +217,8 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
   for_owned_row_batches<U>(m, [&](long n, RowBatch batch, int i0, int j, int k) {
     Real v[U];
     for_live_cells<U>(n, batch, [&](int u, long) {
-      v[u] = VERTEX ? restrict_fw_point(fv, a, i0 + 32 * u, j, k) : restrict_cc_point(fv, a, i0 + 32 * u, j, k);
+      const int i = i0 + batch.offset(u);
+      v[u] = VERTEX ? restrict_fw_point(fv, a, i, j, k) : restrict_cc_point(fv, a, i, j, k);
     });
     for_live_cells<U>(n, batch, [&](int u, long e) { cv[e] = v[u]; });
   });
@@ -245,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm)
     const auto row_at = [&](int ix, int cy, int cz) { return rows[cz][cy][ix]; };
     Real pv[U], fvv[U];
     for_live_cells<U>(n, batch, [&](int u, long e) {
-      pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + 32 * u - a.s0);
+      pv[u] = transfer_rule::interpolate_in_row<Real>(row_at, s, vertex, i0 + batch.offset(u) - a.s0);
       fvv[u] = fv[e];
     });
     for_live_cells<U>(n, batch, [&](int u, long e) { fv[e] = fvv[u] + pv[u]; });
