@@ -3,8 +3,8 @@
 //
 //   wu_7pt_sweep   the work unit WU: one fine-grid 7-point Laplacian sweep out = A in through
 //                  CudaBackend<Real>::apply_stencil on two fields laid out like the solver's fine grid
-//                  (N^3 owned, ghost 1, rows padded by grid_row_align as a run's grid fields in Real; the
-//                  float-cycle PCG-MG's rows start on float sectors, 8 doubles, where this sweep is as fast),
+//                  (N^3 owned, ghost 1, rows padded by grid_row_align as a run's grid fields in Real; PCG-MG's
+//                  runs start their rows on whole lines, where this sweep is as fast or slower),
 //                  ping-pong, cudaEvent-timed, median of --reps sweeps (after a
 //                  warm-up of >= 3 sweeps and >= 0.2 s); measured before and again after the solves of
 //                  its precision, WU = the smaller median (both are in the record)

@@ -61,8 +61,8 @@ inline FieldLayout vector_layout(long n) {
 // Row alignment (elements) of the fields of a structured grid whose rows hold `padded_row` elements, ghosts included,
 // for fields of `element_bytes` bytes. Owned x = 0 of every row starts on a 32-byte sector, so that a stencil's output
 // rows are whole sectors; and rows are padded to whole 32-element lines (kGridRowLine: 256 bytes in fp64, 128 in fp32)
-// only where that costs at most 2 % of a row (the long rows of 2D grids). A layout shared by two precisions (CG's
-// float multigrid cycle) takes the narrower one's sectors (Solver::grid_element_bytes, Decomposition::grid_layout).
+// only where that costs at most 2 % of a row (the long rows of 2D grids). Solvers that measured faster on whole lines
+// get them regardless (Solver::grid_rows_on_lines, Decomposition::grid_layout: PCG-MG).
 //
 // Why the padding is kept short. The DRAM fetches 64-byte halves of a 128-byte line, and a stencil sweep reads a row's
 // ghost x = n and the next row's x = -1, which lie at the two ends of the row's padding: with rows padded to 32 elements

@@ -100,16 +100,16 @@ FieldLayout Decomposition::layout(int ghost_width, int align) const {
   return l;
 }
 
-int grid_fields_row_align(long padded_row, std::size_t element_bytes) {
+int grid_fields_row_align(long padded_row, std::size_t element_bytes, bool on_lines) {
   static const std::string forced =
       env_choice("PERKSOLVE_GRID_ROW_ALIGN", {"auto", "4", "8", "16", "32", "64"}, "auto");
   if (forced != "auto") return std::stoi(forced);
-  return grid_row_align(padded_row, element_bytes);
+  return on_lines ? kGridRowLine : grid_row_align(padded_row, element_bytes);
 }
 
-FieldLayout Decomposition::grid_layout(int ghost_width, std::size_t element_bytes) const {
+FieldLayout Decomposition::grid_layout(int ghost_width, std::size_t element_bytes, bool on_lines) const {
   FieldLayout l = layout(ghost_width, 1);
-  l.align = grid_fields_row_align(l.padded(0), element_bytes);
+  l.align = grid_fields_row_align(l.padded(0), element_bytes, on_lines);
   return l;
 }
 

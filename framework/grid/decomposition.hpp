@@ -12,9 +12,9 @@
 namespace perksolve {
 
 // The row alignment (elements) of a grid's fields of element_bytes whose padded rows hold padded_row elements:
-// grid_row_align, or the alignment that PERKSOLVE_GRID_ROW_ALIGN forces (README.md, "Runtime switches"; for
-// comparisons).
-int grid_fields_row_align(long padded_row, std::size_t element_bytes);
+// grid_row_align, or whole 32-element lines where the solver asks for them (Solver::grid_rows_on_lines), or the
+// alignment that PERKSOLVE_GRID_ROW_ALIGN forces (README.md, "Runtime switches"; for comparisons).
+int grid_fields_row_align(long padded_row, std::size_t element_bytes, bool on_lines = false);
 
 class Decomposition {
  public:
@@ -42,9 +42,8 @@ class Decomposition {
   // Layout of a field on this rank with the given ghost width (no ghosts on inactive axes) and row alignment
   // (FieldLayout::align).
   FieldLayout layout(int ghost_width, int align) const;
-  // The layout of the grid's fields whose narrowest element is element_bytes (sizeof(Real), or
-  // Solver::grid_element_bytes): rows aligned by grid_fields_row_align.
-  FieldLayout grid_layout(int ghost_width, std::size_t element_bytes) const;
+  // The layout of the grid's fields of element_bytes (sizeof(Real)): rows aligned by grid_fields_row_align.
+  FieldLayout grid_layout(int ghost_width, std::size_t element_bytes, bool on_lines = false) const;
   // Start and size of the block that rank coordinate c owns along axis a.
   static void split(long n, int parts, int c, long& start, int& count);
 

@@ -60,7 +60,7 @@ RunOutcome solve_deck(const config::Deck& deck, MPI_Comm comm, bool gather_solut
   }
   std::unique_ptr<Backend<Real>> backend = create_backend<Real>(deck.get_string("backend.type"), decomp->comm());
   configure_phase_timers(timers, *backend, deck);
-  const FieldLayout layout = decomp->grid_layout(ghost, solver->grid_element_bytes(sizeof(Real)));
+  const FieldLayout layout = decomp->grid_layout(ghost, sizeof(Real), solver->grid_rows_on_lines());
   FieldPtr<Real> x = backend->create_field(layout);
   FieldPtr<Real> b = backend->create_field(layout);
   sample(*backend, *decomp, *b, setup.rhs);

@@ -90,10 +90,9 @@ class Solver {
   virtual SolveResult solve(System<double>& sys) = 0;
   // Whether the residual is meaningful (false for fixed-step time stepping).
   virtual bool solves_linear_system() const { return true; }
-  // The narrowest element (bytes) that this solver keeps in the run's grid layout, for fields of run_element_bytes:
-  // the grid rows start on sectors of it (Decomposition::grid_layout). Solvers that run a part in a narrower
-  // precision on the same layout (CG's float multigrid cycle) return that precision's size.
-  virtual std::size_t grid_element_bytes(std::size_t run_element_bytes) const { return run_element_bytes; }
+  // Whether the run starts this solver's grid rows on whole 32-element lines instead of 32-byte sectors
+  // (Decomposition::grid_layout): only where that measured faster.
+  virtual bool grid_rows_on_lines() const { return false; }
 };
 
 // Helper: implement `template <class Real> SolveResult run(System<Real>&)` and derive from this.

@@ -154,11 +154,10 @@ def check_pcg(sizes):
         f = run([deck("pcg_mg_poisson3d.toml"), f"grid.extents=[{n},{n},{n}]", "monitor.every=0",
                  'solver.preconditioner.coarse.type="direct"', 'solver.preconditioner.precision="float"'], expect=0)
         its_float, tr_float = iterations(f.stdout)[0], true_residual(f.stdout)
-        # Grid rows start on 32-byte sectors where whole lines would cost more than 2 % of a row: 4 doubles, and 8
-        # elements where a float cycle shares the double CG's layout (Solver::grid_element_bytes,
-        # Decomposition::grid_layout).
+        # PCG-MG's grid rows start on whole 32-element lines, the other solvers' on 32-byte sectors (4 doubles) where
+        # lines would cost more than 2 % of a row (Solver::grid_rows_on_lines, Decomposition::grid_layout).
         rows_pcg, rows_float = grid_rows(d.stdout), grid_rows(f.stdout)
-        if rows_pcg != (n + 2 + 3) // 4 * 4 or rows_float != (n + 2 + 7) // 8 * 8:
+        if rows_pcg != rows_float or rows_pcg != (n + 2 + 31) // 32 * 32:
             fail(f"PCG-MG grid rows of {rows_pcg} elements ({rows_float} with the float cycle) for n = {n}")
         line += f"; cycle in float {its_float} iterations (true relative residual {tr_float:.2e})"
         # Chebyshev smoothing of degree 2 (product form) on [0.2, 1.08] lambda_max: fewer iterations.
