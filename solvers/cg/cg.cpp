@@ -36,9 +36,12 @@ class ConjugateGradient final : public SolverBase<ConjugateGradient> {
         persistent_(std::move(persistent)) {}
 
   // PCG-MG runs 3-5 % faster on rows of whole 32-element lines than on rows of one sector (255^3, H200, fp64 and fp32;
-  // benchmarks/results/gpu-h200-2026-11-30-fp64-rows, runs 3-5), though its V-cycles alone and plain CG do not: the
-  // kernel that makes the difference is not found. A float cycle under a double CG shares CG's layout, whose lines are
-  // whole sectors in float too.
+  // benchmarks/results/gpu-h200-2026-11-30-fp64-rows, runs 3-5), though its V-cycles alone and plain CG do not. The
+  // kernels that lose are PCG's point-wise row kernels (the r update, cg_advance, the prolongation: 11-19 % in fp32,
+  // ncu, gpu-h200-2026-12-01-pcg-rows run 1), whose warp accesses straddle lines on sector rows. Row walks that start
+  // on lines (cuda_ops::for_owned_row_batches) won back a part (fp64, direct coarse solve: 10.20 -> 9.96-10.00 ms;
+  // lines 9.70; runs 4-5 there), not all. A float cycle under a double CG shares CG's layout, whose lines are whole
+  // sectors in float too.
   bool grid_rows_on_lines() const override { return pc_ == "multigrid"; }
 
   template <class Real>

@@ -137,8 +137,9 @@ inline int rows_grid(const OwnedRows& m, int sm_count) {
 // allocation itself starts on 256 bytes), so that each warp-wide access of 32 consecutive cells is one 128-byte
 // line in fp32 (two in fp64) and not two (three) partial ones. On rows of one 32-byte sector (FieldLayout::align = 8
 // floats) the fp32 r update of CG and cg_advance ran 16-19 % slower from line-split accesses than on rows of whole
-// lines at 255^3 on an H200 (benchmarks/results/gpu-h200-2026-12-01-pcg-rows, run 1; docs/perf/pcg-mg-work-units.md,
-// session 49).
+// lines at 255^3 on an H200 (benchmarks/results/gpu-h200-2026-12-01-pcg-rows, run 1). Walks that start on lines made
+// fp64 PCG-MG on rows of 4 doubles 2-3 % faster and plain CG 0.8 % (run 5 there); on rows of whole lines they are the
+// walks from the segment's start (docs/perf/pcg-mg-work-units.md, session 49).
 __device__ __forceinline__ int line_phase(long first_cell) { return static_cast<int>(first_cell & (kGridRowLine - 1)); }
 
 // The cells of one lane in one batch of a row walk (for_owned_row_batches). The walk covers a segment with as many
@@ -157,7 +158,7 @@ struct RowBatch {
 // body loads every operand of the U cells, then stores. (One base index and offsets known at compile time but for
 // u = 0: an array of U indices per batch made the four-operand kernels spill in fp64.) A shift back to the line that
 // added a batch instead (the fp64 255-cell rows took three batches of 128 cells, not two) lost more to the fewer
-// bytes in flight per batch than the whole lines gained: the fp64 r update ran at 1.6 TB/s (run 3 there).
+// bytes in flight per batch than the whole lines gained: the fp64 r update ran at 1.6 TB/s (runs 2-3 there).
 // The walk itself: seg(s, i_begin, i_end, j, k) for every owned row segment this warp takes (cells i_begin .. i_end - 1
 // of row (j, k); s = the allocation index of the row's cell 0).
 template <class Seg>
