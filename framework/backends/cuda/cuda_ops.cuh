@@ -10,6 +10,7 @@
 
 #include "framework/backends/cuda/cuda_backend.hpp"
 #include "framework/backends/cuda/cuda_common.cuh"
+#include "framework/backends/cuda/row_walk.hpp"
 #include "framework/util/fast_div.hpp"
 
 namespace perksolve::cuda_ops {
@@ -133,32 +134,10 @@ inline int rows_grid(const OwnedRows& m, int sm_count) {
   return static_cast<int>(std::max(1L, std::min<long>(want, static_cast<long>(kRowBlocksPerSm) * sm_count)));
 }
 
-// Where a warp's batches start: on whole 32-element lines of the allocation (kGridRowLine, in elements; the
-// allocation itself starts on 256 bytes), so that each warp-wide access of 32 consecutive cells is one 128-byte
-// line in fp32 (two in fp64) and not two (three) partial ones. On rows of one 32-byte sector (FieldLayout::align = 8
-// floats) the fp32 r update of CG and cg_advance ran 16-19 % slower from line-split accesses than on rows of whole
-// lines at 255^3 on an H200 (benchmarks/results/gpu-h200-2026-12-01-pcg-rows, run 1). Walks that start on lines made
-// fp64 PCG-MG on rows of 4 doubles 2-3 % faster and plain CG 0.8 % (run 5 there); on rows of whole lines they are the
-// walks from the segment's start (docs/perf/pcg-mg-work-units.md, session 49).
-__device__ __forceinline__ int line_phase(long first_cell) { return static_cast<int>(first_cell & (kGridRowLine - 1)); }
-
-// The cells of one lane in one batch of a row walk (for_owned_row_batches). The walk covers a segment with as many
-// batches as it would unshifted, starting on the line below the segment's start: the lanes whose first cell would lie
-// before the start take the cell one span (all batches) further instead, in the segment's last line. Cell u is at
-// row position i0 + offset(u) and allocation index b + offset(u), and exists when live(u).
-struct RowBatch {
-  int hi;    // the segment's end - i0
-  int wrap;  // 0, or the span added to cell 0 of a lane before the segment's start
-  __device__ __forceinline__ int offset(int u) const { return 32 * u + (u == 0 ? wrap : 0); }
-  __device__ __forceinline__ bool live(int u) const { return offset(u) < hi; }
-};
-
-// Calls body(b, batch, i0, j, k) for every batch of every owned row segment this warp takes: the batch's cells are
-// i = i0 + batch.offset(u) (u < U) of row (j, k), at allocation index b + batch.offset(u), where batch.live(u). The
-// body loads every operand of the U cells, then stores. (One base index and offsets known at compile time but for
-// u = 0: an array of U indices per batch made the four-operand kernels spill in fp64.) A shift back to the line that
-// added a batch instead (the fp64 255-cell rows took three batches of 128 cells, not two) lost more to the fewer
-// bytes in flight per batch than the whole lines gained: the fp64 r update ran at 1.6 TB/s (runs 2-3 there).
+// Calls body(b, batch, i0, j, k) for every batch of every owned row segment this warp takes (row_walk.hpp): the
+// batch's cells are i = i0 + batch.offset(u) (u < U) of row (j, k), at allocation index b + batch.offset(u), where
+// batch.live(u). The body loads every operand of the U cells, then stores. (One base index and offsets known at
+// compile time but for u = 0: an array of U indices per batch made the four-operand kernels spill in fp64.)
 // The walk itself: seg(s, i_begin, i_end, j, k) for every owned row segment this warp takes (cells i_begin .. i_end - 1
 // of row (j, k); s = the allocation index of the row's cell 0).
 template <class Seg>
@@ -179,26 +158,23 @@ __device__ __forceinline__ void for_owned_row_batches(const OwnedRows& m, Body&&
   static_assert(kRowSegmentCells % (32 * U) == 0, "a segment holds whole batches");
   const int lane = static_cast<int>(threadIdx.x & 31);
   for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
-    const int span = (i_end - i_begin + 32 * U - 1) / (32 * U) * (32 * U);
-    const int first = i_begin - line_phase(s + i_begin);
-    for (int i0 = first + lane; i0 < first + span; i0 += 32 * U)
-      body(s + i0, RowBatch{i_end - i0, i0 < i_begin ? span : 0}, i0, j, k);
+    const RowWalk walk = row_walk(s, i_begin, i_end, 32 * U, 1);
+    for (int p = walk.first + lane; p < walk.first + walk.span; p += 32 * U) body(s + p, walk.batch(p), p, j, k);
   });
 }
 
 // The same walk with G contiguous cells per lane: body(b, live, i0, j, k) for every run of a row segment this warp
 // takes, cells i0 .. i0 + live - 1 (live <= G; i0 - the segment's start a multiple of G) of row (j, k) at allocation
-// index b onwards. The runs start on the line below the segment's start as far as runs of G allow (the line phase
-// rounded down to G), as many as unshifted: a run that would lie before the start takes the one a span further.
+// index b onwards, walked as row_walk.hpp says (from the line at or below the segment's start as far as runs of G
+// allow; a run that would lie before the start takes the one a span further).
 template <int G, class Body>
 __device__ __forceinline__ void for_owned_row_runs(const OwnedRows& m, Body&& body) {
   static_assert(kRowSegmentCells % (32 * G) == 0, "a segment holds whole runs");
   const int lane = static_cast<int>(threadIdx.x & 31);
   for_owned_row_segments(m, [&](long s, int i_begin, int i_end, int j, int k) {
-    const int span = (i_end - i_begin + 32 * G - 1) / (32 * G) * (32 * G);
-    const int first = i_begin - line_phase(s + i_begin) / G * G;
-    for (int p = first + G * lane; p < first + span; p += 32 * G) {
-      const int i0 = p < i_begin ? p + span : p;
+    const RowWalk walk = row_walk(s, i_begin, i_end, 32 * G, G);
+    for (int p = walk.first + G * lane; p < walk.first + walk.span; p += 32 * G) {
+      const int i0 = walk.cell(p);
       if (i0 < i_end) body(s + i0, min(G, i_end - i0), i0, j, k);
     }
   });
